@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Kernel address space: the image in the higher half with per-section
+ * permissions (W^X, NX), a direct map of physical RAM, and uncached
+ * mappings of device memory. */
+#ifndef ASM_PAGING_H
+#define ASM_PAGING_H
+
+#include <kfront/types.h>
+#include <kfront/bootinfo.h>
+
+#define KERNEL_VMA		0xffffffff80000000ULL
+#define DIRECT_MAP_BASE		0xffff888000000000ULL
+#define DIRECT_MAP_MAX		(64ULL << 30)	/* RAM above this is ignored */
+#define IOREMAP_BASE		0xffffc90000000000ULL
+
+static inline void *phys_to_virt(u64 pa)
+{
+	return (void *)(DIRECT_MAP_BASE + pa);
+}
+
+static inline u64 virt_to_phys(const void *va)
+{
+	u64 v = (u64)va;
+
+	return v >= KERNEL_VMA ? v - KERNEL_VMA : v - DIRECT_MAP_BASE;
+}
+
+/* Build the final page tables from the memory map and switch to them.
+ * The identity map of the boot page tables is gone afterwards. */
+void paging_init(const struct bootinfo *bi);
+/* Map size bytes of device memory at pa, uncached; NULL if out of room. */
+volatile void *ioremap(u64 pa, u64 size);
+/* Highest physical address covered by the direct map. */
+u64 paging_direct_map_end(void);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Final kernel page tables: 4 KiB pages for the kernel image so each
+ * section gets exactly its permissions (text R-X, rodata R--, data RW-,
+ * stack guard pages absent), 2 MiB pages for the direct map of RAM. */
+#include <asm/paging.h>
+#include <asm/stacks.h>
+#include <asm/x86.h>
+#include <kfront/compiler.h>
+#include <kfront/panic.h>
+#include <kfront/string.h>
+
+#define PTE_P		(1ULL << 0)
+#define PTE_W		(1ULL << 1)
+#define PTE_PWT		(1ULL << 3)
+#define PTE_PCD		(1ULL << 4)
+#define PTE_PS		(1ULL << 7)
+#define PTE_G		(1ULL << 8)
+#define PTE_NX		(1ULL << 63)
+#define PTE_ADDR	0x000ffffffffff000ULL
+
+#define PT_POOL_PAGES	160
+#define IOREMAP_PAGES	512	/* 2 MiB of device mappings */
+
+typedef u64 pte_t;
+
+/* Page-table pages come from this pool: the page allocator itself needs
+ * the direct map, so it cannot provide them. */
+static pte_t pt_pool[PT_POOL_PAGES][512] __aligned(PAGE_SIZE)
+	__section(".bss.page_aligned");
+static unsigned pt_pool_used;
+static pte_t *pml4;
+static u64 direct_map_end;
+static u64 ioremap_next = IOREMAP_BASE;
+
+extern char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
+
+static pte_t *alloc_table(void)
+{
+	pte_t *t;
+
+	if (pt_pool_used == PT_POOL_PAGES)
+		panic("page-table pool exhausted (%d pages)", PT_POOL_PAGES);
+	t = pt_pool[pt_pool_used++];
+	memset(t, 0, PAGE_SIZE);
+	return t;
+}
+
+/* Physical address of a table in the pool (it lives in the image). */
+static u64 table_pa(const pte_t *t)
+{
+	return (u64)t - KERNEL_VMA;
+}
+
+static pte_t *table_va(pte_t e)
+{
+	return (pte_t *)((e & PTE_ADDR) + KERNEL_VMA);
+}
+
+/* Walk to the table at the given level (3 = PDPT, 2 = PD, 1 = PT). */
+static pte_t *walk(u64 va, int level)
+{
+	pte_t *t = pml4;
+
+	for (int l = 4; l > level; l--) {
+		unsigned idx = (va >> (12 + 9 * (l - 1))) & 511;
+
+		if (!(t[idx] & PTE_P))
+			t[idx] = table_pa(alloc_table()) | PTE_P | PTE_W;
+		t = table_va(t[idx]);
+	}
+	return t;
+}
+
+static void map_4k(u64 va, u64 pa, u64 flags)
+{
+	walk(va, 1)[(va >> 12) & 511] = (pa & PTE_ADDR) | flags | PTE_P;
+}
+
+static void map_2m(u64 va, u64 pa, u64 flags)
+{
+	walk(va, 2)[(va >> 21) & 511] = (pa & PTE_ADDR) | flags | PTE_P | PTE_PS;
+}
+
+static u64 image_flags(u64 va)
+{
+	if (va < (u64)__text_end)
+		return PTE_G;				/* R-X */
+	if (va < (u64)__rodata_end)
+		return PTE_G | PTE_NX;			/* R-- */
+	return PTE_G | PTE_NX | PTE_W;			/* RW- */
+}
+
+static void map_kernel_image(void)
+{
+	for (u64 va = (u64)__kernel_start; va < (u64)__kernel_end; va += PAGE_SIZE) {
+		if (stack_is_guard_page(va))
+			continue;	/* overflow faults here */
+		map_4k(va, va - KERNEL_VMA, image_flags(va));
+	}
+}
+
+static void map_direct(const struct bootinfo *bi)
+{
+	u64 end = 0;
+
+	for (u32 i = 0; i < bi->nmmap; i++) {
+		u64 e = bi->mmap[i].base + bi->mmap[i].len;
+
+		if (bi->mmap[i].type == MMAP_AVAILABLE && e > end)
+			end = e;
+	}
+	end = ALIGN_UP(min(end, DIRECT_MAP_MAX), 1ULL << 21);
+	for (u64 pa = 0; pa < end; pa += 1ULL << 21)
+		map_2m(DIRECT_MAP_BASE + pa, pa, PTE_W | PTE_NX | PTE_G);
+	direct_map_end = end;
+}
+
+void paging_init(const struct bootinfo *bi)
+{
+	pml4 = alloc_table();
+	map_kernel_image();
+	map_direct(bi);
+	write_cr3(table_pa(pml4));
+}
+
+volatile void *ioremap(u64 pa, u64 size)
+{
+	u64 off = pa & (PAGE_SIZE - 1);
+	u64 npages = ALIGN_UP(size + off, PAGE_SIZE) / PAGE_SIZE;
+	u64 va = ioremap_next;
+
+	if (va + npages * PAGE_SIZE > IOREMAP_BASE + IOREMAP_PAGES * PAGE_SIZE)
+		return NULL;
+	for (u64 i = 0; i < npages; i++)
+		map_4k(va + i * PAGE_SIZE, (pa & PTE_ADDR) + i * PAGE_SIZE,
+		       PTE_W | PTE_NX | PTE_PCD | PTE_PWT);
+	ioremap_next += npages * PAGE_SIZE;
+	return (volatile void *)(va + off);
+}
+
+u64 paging_direct_map_end(void)
+{
+	return direct_map_end;
+}

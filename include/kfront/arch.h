@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The narrow interface generic kernel code uses to reach arch/x86:
+ * nothing else under arch/ is included from kernel/, drivers/ or bench/. */
+#ifndef KFRONT_ARCH_H
+#define KFRONT_ARCH_H
+
+#include <kfront/bootinfo.h>
+#include <kfront/types.h>
+
+/* Descriptor tables and exception handlers. */
+void arch_early_init(void);
+/* Boot-time view of a physical address (identity map, before mm_init). */
+const void *arch_early_phys(u64 pa);
+/* Final page tables and the page allocator. */
+void arch_mm_init(const struct bootinfo *bi);
+/* CPUID says we run under a hypervisor. */
+bool arch_hypervisor_present(void);
+/* Fault injection for the boot tests: "ud", "pf", "gp", "de", "stack". */
+void arch_crash(const char *kind);
+
+#endif

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Stack instances: creation and teardown, the softirq loop, the virtual
+ * clock and its timers, and drop-reason names. */
+#include <kfront/slab.h>
+#include "internal.h"
+
+#define NAPI_BUDGET	64
+#define SOFTIRQ_ROUNDS	1024	/* bound on polls per softirq run */
+
+static const char *const net_drop_names[NET_DROP_MAX] = {
+#define NET_DROP_NAME(n) [NET_DROP_##n] = #n,
+	NET_DROP_REASONS(NET_DROP_NAME)
+#undef NET_DROP_NAME
+};
+
+const char *net_drop_reason_name(enum net_drop_reason reason)
+{
+	if ((unsigned int)reason >= NET_DROP_MAX)
+		return "?";
+	return net_drop_names[reason];
+}
+
+u64 net_drop_total(const struct net_stack *net)
+{
+	u64 total = 0;
+	int i;
+
+	for (i = 0; i < NET_DROP_MAX; i++)
+		total += net->drops[i];
+	return total;
+}
+
+void net_default_config(struct net_config *cfg)
+{
+	static const u8 mac[ETH_ALEN] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x01 };
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->ip_addr = IPV4_ADDR(10, 0, 0, 1);
+	cfg->netmask = IPV4_ADDR(255, 255, 255, 0);
+	memcpy(cfg->mac, mac, ETH_ALEN);
+	cfg->ring_size = 256;
+}
+
+void net_timer_init(struct net_timer *t, void (*fn)(struct net_timer *t))
+{
+	INIT_LIST_HEAD(&t->node);
+	t->fn = fn;
+	t->expires = 0;
+	t->pending = false;
+}
+
+void net_timer_mod(struct net_stack *net, struct net_timer *t, u64 expires)
+{
+	t->expires = expires;
+	if (!t->pending) {
+		list_add_tail(&t->node, &net->timers);
+		t->pending = true;
+	}
+}
+
+void net_timer_del(struct net_timer *t)
+{
+	if (t->pending) {
+		list_del(&t->node);
+		t->pending = false;
+	}
+}
+
+/* Fires one expired timer at a time: a handler may add or delete any
+ * timer, including freeing the socket that holds others. */
+static bool net_run_one_timer(struct net_stack *net)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &net->timers) {
+		struct net_timer *t = list_entry(pos, struct net_timer, node);
+
+		if (t->expires <= net->now) {
+			net_timer_del(t);
+			t->fn(t);
+			return true;
+		}
+	}
+	return false;
+}
+
+void net_softirq(struct net_stack *net)
+{
+	struct net_device *dev = net->dev;
+	int rounds = 0;
+
+	if (net->in_softirq)
+		return;		/* the outer run will see the new work */
+	net->in_softirq = true;
+	while (dev->napi_scheduled && rounds++ < SOFTIRQ_ROUNDS)
+		dev->ops->ndo_poll(dev, NAPI_BUDGET);
+	net->in_softirq = false;
+}
+
+void net_clock_advance(struct net_stack *net, u64 ms)
+{
+	net->now += ms;
+	while (net_run_one_timer(net))
+		net_softirq(net);
+	net_softirq(net);
+}
+
+static int net_stack_init_tables(struct net_stack *net, u32 footprint)
+{
+	int err;
+
+	err = arp_table_init(net);
+	if (!err)
+		err = tcp_hash_init(net);
+	if (!err)
+		err = udp_table_init(net);
+	if (!err)
+		err = nf_chain_init(net, footprint);
+	return err;
+}
+
+struct net_stack *net_stack_create(const struct net_config *cfg)
+{
+	struct net_stack *net = kzalloc(sizeof(*net));
+	struct net_device *dev;
+
+	if (!net)
+		return NULL;
+	INIT_LIST_HEAD(&net->timers);
+	skb_cache_init(net);
+	net->isn_secret = 0x5eed1234;
+	net->ip_id = 1;
+	net->port_rover = 49152;
+	if (net_stack_init_tables(net, cfg->footprint))
+		goto fail;
+	dev = loopnic_create(net, cfg->ring_size);
+	if (!dev)
+		goto fail;
+	net->dev = dev;
+	memcpy(dev->dev_addr, cfg->mac, ETH_ALEN);
+	dev->ip_addr = cfg->ip_addr;
+	dev->netmask = cfg->netmask;
+	if (dev->ops->ndo_open(dev))
+		goto fail;
+	return net;
+fail:
+	net_stack_destroy(net);
+	return NULL;
+}
+
+void net_stack_destroy(struct net_stack *net)
+{
+	if (!net)
+		return;
+	/* Sockets first: they hold timers and queued skbs. */
+	tcp_hash_destroy(net);
+	udp_table_destroy(net);
+	netdev_destroy(net->dev);
+	net->dev = NULL;
+	arp_table_destroy(net);
+	nf_chain_destroy(net);
+	skb_cache_destroy(net);
+	kfree(net);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The boundary between drivers and protocols: frames up from a device's
+ * poll, frames down to its transmit routine. */
+#include "internal.h"
+
+void netif_receive_skb(struct sk_buff *skb)
+{
+	skb->net = skb->dev->net;
+	skb_reset_mac_header(skb);
+	eth_rcv(skb);
+}
+
+int dev_queue_xmit(struct sk_buff *skb)
+{
+	struct net_device *dev = skb->dev;
+	enum netdev_tx rc;
+
+	if (unlikely(!(dev->flags & IFF_UP))) {
+		dev->stats.tx_dropped++;
+		return net_drop(skb, NET_DROP_TX_RING_FULL);
+	}
+	rc = dev->ops->ndo_start_xmit(skb, dev);
+	if (unlikely(rc != NETDEV_TX_OK)) {
+		/* No qdisc to hold it: the loss is TCP's to repair. */
+		dev->stats.tx_dropped++;
+		return net_drop(skb, NET_DROP_TX_RING_FULL);
+	}
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The table of kernel command-line parameters kfront accepts. */
+#include <kfront/compiler.h>
+#include <kfront/params.h>
+
+const struct param_spec kfront_params[] = {
+	{ "bench", PARAM_STR, NULL, 0, 0,
+	  "benchmarks to run: globs, comma-separated; 'none' = describe the machine and exit" },
+	{ "variant", PARAM_STR, NULL, 0, 0,
+	  "compiler variants to run: names, comma-separated (default: all)" },
+	{ "runs", PARAM_UINT, NULL, 1, 100000, "counted runs per benchmark" },
+	{ "iters", PARAM_UINT, NULL, 1, 1000000000, "operations per run" },
+	{ "warmup", PARAM_UINT, NULL, 0, 1000, "discarded warm-up runs" },
+	{ "footprint", PARAM_STR, NULL, 0, 0,
+	  "packet-filter rules per packet: a comma-separated list of counts" },
+	{ "quick", PARAM_FLAG, NULL, 0, 0, "short runs for a fast check" },
+	{ "method", PARAM_ENUM, "overhead|diff", 0, 0,
+	  "overhead: subtract the calibrated empty region; diff: N and 2N iterations" },
+	{ "budget_ms", PARAM_UINT, NULL, 1, 3600000, "time budget per benchmark" },
+	{ "exit", PARAM_ENUM, "auto|halt|reboot|qemu", 0, 0,
+	  "how the run ends (auto: qemu under QEMU, else halt)" },
+	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|panic", 0, 0,
+	  "fault injection for the boot tests" },
+};
+
+const size_t kfront_nparams = ARRAY_SIZE(kfront_params);

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fesim: QEMU TCG plugin modelling the x86 front end per marked region. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fesim.h"
+#include "qemu_plugin_api.h"
+
+FESIM_EXPORT int qemu_plugin_version = FESIM_QEMU_PLUGIN_API;
+
+static void usage(const char *why)
+{
+	char names[128], msg[1024];
+
+	preset_names(names, sizeof(names));
+	snprintf(msg, sizeof(msg),
+		 "fesim: %s\n"
+		 "fesim: arguments: model=%s[:...] (several: repeat model= or "
+		 "separate with ':' '+' or ',,'), out=PATH, pages=4k|2m, "
+		 "cold=on|off, and geometry overrides applied to every model "
+		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
+		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
+		 "itlb4k_entries=, itlb4k_assoc=, itlb2m_entries=, "
+		 "itlb2m_assoc=)\n", why, names);
+	qemu_plugin_outs(msg);
+}
+
+static int add_models(char *list)
+{
+	char *save = NULL, *name;
+
+	for (name = strtok_r(list, ",:+", &save); name;
+	     name = strtok_r(NULL, ",:+", &save)) {
+		struct model_cfg *c;
+
+		if (fs.n_models == FESIM_MAX_MODELS)
+			return -1;
+		c = &fs.models[fs.n_models].cfg;
+		if (preset_find(name, c))
+			return -1;
+		fs.n_models++;
+	}
+	return 0;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "true") ||
+	    !strcmp(v, "1"))
+		*out = true;
+	else if (!strcmp(v, "off") || !strcmp(v, "no") || !strcmp(v, "false") ||
+		 !strcmp(v, "0"))
+		*out = false;
+	else
+		return false;
+	return true;
+}
+
+/* Parse key=value arguments; overrides are applied after all models are
+ * known, so their order does not matter. */
+static int parse_args(int argc, char **argv)
+{
+	struct model_cfg probe;
+	int i, m, n_over = 0;
+	char **over = calloc(argc + 1, sizeof(*over));
+
+	fs.page_shift = 12;
+	for (i = 0; i < argc; i++) {
+		char *arg = strdup(argv[i]);
+		char *val = strchr(arg, '=');
+
+		if (val)
+			*val++ = 0;
+		if (!strcmp(arg, "model") && val) {
+			if (add_models(val)) {
+				usage("unknown model or too many models");
+				return -1;
+			}
+		} else if (!preset_find(arg, &probe) &&
+			   (!val || !strcmp(val, "on"))) {
+			/* QEMU split "model=a,b" at the comma */
+			if (add_models(arg))
+				return -1;
+		} else if (!strcmp(arg, "out") && val) {
+			fs.out_path = val;
+		} else if (!strcmp(arg, "pages") && val &&
+			   (!strcmp(val, "4k") || !strcmp(val, "2m"))) {
+			fs.page_shift = val[0] == '4' ? 12 : 21;
+		} else if (!strcmp(arg, "cold") && val &&
+			   parse_bool(val, &fs.cold)) {
+			/* parsed */
+		} else if (val && preset_override(&probe, arg, val) == 1) {
+			over[n_over++] = argv[i];
+		} else {
+			usage("bad argument");
+			qemu_plugin_outs(argv[i]);
+			qemu_plugin_outs("\n");
+			return -1;
+		}
+	}
+	if (!fs.n_models)
+		add_models((char[]){ "skylake" });
+	for (i = 0; i < n_over; i++) {
+		char *arg = strdup(over[i]);
+		char *val = strchr(arg, '=');
+
+		*val++ = 0;
+		for (m = 0; m < fs.n_models; m++)
+			preset_override(&fs.models[m].cfg, arg, val);
+	}
+	free(over);
+	return 0;
+}
+
+static void summary(void)
+{
+	char buf[512];
+	int i;
+
+	snprintf(buf, sizeof(buf), "fesim: %llu insns, %u regions, "
+		 "footprint %llu bytes\n",
+		 (unsigned long long)fs.total.c.insns, fs.n_regions,
+		 (unsigned long long)fs.total.c.footprint_bytes);
+	qemu_plugin_outs(buf);
+	for (i = 0; i < fs.n_models; i++) {
+		const struct model_ctr *m = &fs.total.m[i];
+
+		snprintf(buf, sizeof(buf), "fesim: %s: l1i %llu/%llu misses, "
+			 "uop %llu/%llu misses, itlb %llu/%llu misses\n",
+			 fs.models[i].cfg.name,
+			 (unsigned long long)m->l1i_misses,
+			 (unsigned long long)m->l1i_accesses,
+			 (unsigned long long)m->uop_misses,
+			 (unsigned long long)m->uop_lookups,
+			 (unsigned long long)m->itlb_misses,
+			 (unsigned long long)m->itlb_accesses);
+		qemu_plugin_outs(buf);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *userdata)
+{
+	if (!fs.out_path) {
+		summary();
+		return;
+	}
+	if (output_write(fs.out_path))
+		qemu_plugin_outs("fesim: cannot write the output file\n");
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	struct tb_info *ti = tb_analyse(tb);
+
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
+					     QEMU_PLUGIN_CB_NO_REGS, ti);
+}
+
+FESIM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+				     const qemu_info_t *info,
+				     int argc, char **argv)
+{
+	if (info->version.cur < FESIM_QEMU_PLUGIN_API ||
+	    info->version.min > FESIM_QEMU_PLUGIN_API) {
+		qemu_plugin_outs("fesim: QEMU does not offer plugin API 1\n");
+		return -1;
+	}
+	if (strcmp(info->target_name, "x86_64")) {
+		qemu_plugin_outs("fesim: only x86_64 guests are modelled\n");
+		return -1;
+	}
+	/* One vCPU: the models are one core's front end and the run state
+	 * (current region, last line) is not shared between threads. */
+	if (info->system_emulation && info->system.smp_vcpus > 1) {
+		qemu_plugin_outs("fesim: needs -smp 1\n");
+		return -1;
+	}
+	fs.system = info->system_emulation;
+	fs.slot_occ = calloc(FESIM_NSLOTS, sizeof(*fs.slot_occ));
+	if (!fs.slot_occ || parse_args(argc, argv))
+		return -1;
+	if (models_init()) {
+		usage("a model geometry is invalid (sizes must be powers of "
+		      "two; windows 32 or 64 bytes)");
+		return -1;
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fesim internals shared by the plugin's source files. */
+#ifndef FESIM_H
+#define FESIM_H
+
+#include <stdio.h>
+
+#include "cache.h"
+
+#define FESIM_MAX_MODELS	8
+#define FESIM_MAX_GRAN		(3 * FESIM_MAX_MODELS)
+#define FESIM_FP_SHIFT		6	/* footprint granule: 64-byte lines */
+#define FESIM_NSLOTS		0x4000	/* 14-bit marker slot */
+
+/* Geometry of one modelled CPU front end (see presets.c for sources). */
+struct model_cfg {
+	char name[32];
+	u32 l1i_size, l1i_assoc, l1i_line;
+	u32 uop_window;		/* bytes per uop-cache window: 32 or 64 */
+	u32 uop_sets, uop_ways, uop_per_way, uop_max_ways;
+	u32 uop_inclusive;	/* L1i eviction drops the line's windows */
+	u32 itlb4k_entries, itlb4k_assoc;
+	u32 itlb2m_entries, itlb2m_assoc;
+};
+
+/* Counters that depend on the model. */
+struct model_ctr {
+	u64 l1i_accesses;	/* line fetches: new line or taken branch */
+	u64 l1i_misses;		/* line fills */
+	u64 l1i_insn_misses;	/* instructions with >= 1 missing line
+				 * (cachegrind's I1mr) */
+	u64 uop_lookups;	/* window lookups */
+	u64 uop_misses;		/* lookups that missed */
+	u64 uop_hit_uops;	/* uops delivered by the uop cache */
+	u64 uop_miss_uops;	/* uops delivered by the legacy decoders */
+	u64 itlb_accesses;
+	u64 itlb_misses;
+};
+
+/* Counters that do not. */
+struct common_ctr {
+	u64 insns;
+	u64 bytes;		/* instruction bytes executed */
+	u64 taken_branches;	/* control transfers to a non-sequential pc */
+	u64 footprint_lines;	/* distinct 64-byte lines executed */
+	u64 footprint_bytes;	/* distinct instruction bytes executed */
+};
+
+struct counters {
+	struct common_ctr c;
+	struct model_ctr m[FESIM_MAX_MODELS];
+};
+
+struct model {
+	struct model_cfg cfg;
+	struct lru_cache l1i, itlb;
+	struct uop_cache uop;
+	int g_line, g_win, g_page;	/* granularity indexes into tb_info */
+	u32 line_shift, win_shift;
+	u64 last_line, last_win, last_page;
+	bool last_win_hit;
+};
+
+/* One block touched at a granularity (line, window or page), in order. */
+struct blk {
+	u64 id;			/* address >> granularity shift */
+	u16 uops;		/* uops starting in it (windows only) */
+	u8 cont;		/* second half of an instruction whose first
+				 * half alone opened the previous block */
+};
+
+/* One 64-byte line's footprint record; never freed, so TBs point at it. */
+struct fp_line {
+	u64 line;
+	u64 region_mask;	/* bytes executed in the current region */
+	u64 total_mask;		/* bytes executed in the whole run */
+	u32 region_epoch;
+};
+
+struct fp_ref {
+	struct fp_line *rec;
+	u64 mask;
+};
+
+/* A run of instructions of one TB between markers. */
+struct seg {
+	u16 action;		/* marker id applied before the run, 0 none */
+	u16 n_insns;
+	u32 n_bytes;
+	u32 blk_first[FESIM_MAX_GRAN], blk_n[FESIM_MAX_GRAN];
+	u32 fp_first, fp_n;
+};
+
+/* Everything one TB execution does, worked out at translation time. */
+struct tb_info {
+	u64 vaddr, end;		/* end = address after the last instruction */
+	u32 n_segs;
+	struct seg *segs;
+	struct blk *blks;
+	struct fp_ref *fps;
+};
+
+struct region {
+	u32 seq, slot, occ;
+	u32 closed;
+	struct counters ctr;
+};
+
+struct fesim {
+	int n_models;
+	struct model models[FESIM_MAX_MODELS];
+	int n_gran;
+	u32 gran_shift[FESIM_MAX_GRAN];
+	u32 gran_is_win[FESIM_MAX_GRAN];
+	u32 page_shift;		/* 12 or 21: the assumed page size */
+	bool cold;		/* flush the models at every region begin */
+	const char *out_path;
+	bool system;
+
+	/* run state (one vCPU) */
+	u64 next_pc;		/* fall-through address of the previous TB */
+	bool have_prev;
+	struct region *cur;	/* open region or NULL */
+	struct counters total;
+	struct region *regions;
+	u32 n_regions, cap_regions;
+	u32 *slot_occ;
+	u32 unbalanced, stray_ends, mismatched_ends, dumps;
+	u64 n_translations;
+};
+
+extern struct fesim fs;
+
+/* presets.c */
+int preset_find(const char *name, struct model_cfg *cfg);
+int preset_override(struct model_cfg *cfg, const char *key, const char *val);
+void preset_names(char *buf, size_t len);
+
+/* footprint.c */
+struct fp_line *fp_lookup(u64 line);
+
+/* translate.c */
+struct qemu_plugin_tb;
+struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
+
+/* exec.c */
+void tb_exec(unsigned int vcpu, void *udata);
+int models_init(void);
+
+/* output.c */
+int output_write(const char *path);
+
+#endif /* FESIM_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The output file: JSON lines, one object per model, region and total. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fesim.h"
+
+/* Bump when a key changes meaning or disappears (docs/fesim.md). */
+#define FESIM_FORMAT_VERSION 1
+
+static void put_counters(FILE *f, const struct counters *c)
+{
+	int i;
+
+	fprintf(f, "\"insns\":%llu,\"bytes\":%llu,\"taken_branches\":%llu,"
+		"\"footprint_lines\":%llu,\"footprint_bytes\":%llu,\"models\":{",
+		(unsigned long long)c->c.insns, (unsigned long long)c->c.bytes,
+		(unsigned long long)c->c.taken_branches,
+		(unsigned long long)c->c.footprint_lines,
+		(unsigned long long)c->c.footprint_bytes);
+	for (i = 0; i < fs.n_models; i++) {
+		const struct model_ctr *m = &c->m[i];
+
+		fprintf(f, "%s\"%s\":{\"l1i_accesses\":%llu,\"l1i_misses\":%llu,"
+			"\"l1i_insn_misses\":%llu,\"uop_lookups\":%llu,"
+			"\"uop_misses\":%llu,\"uop_hit_uops\":%llu,"
+			"\"uop_miss_uops\":%llu,\"itlb_accesses\":%llu,"
+			"\"itlb_misses\":%llu}",
+			i ? "," : "", fs.models[i].cfg.name,
+			(unsigned long long)m->l1i_accesses,
+			(unsigned long long)m->l1i_misses,
+			(unsigned long long)m->l1i_insn_misses,
+			(unsigned long long)m->uop_lookups,
+			(unsigned long long)m->uop_misses,
+			(unsigned long long)m->uop_hit_uops,
+			(unsigned long long)m->uop_miss_uops,
+			(unsigned long long)m->itlb_accesses,
+			(unsigned long long)m->itlb_misses);
+	}
+	fputs("}}\n", f);
+}
+
+static void put_header(FILE *f)
+{
+	int i;
+
+	fprintf(f, "{\"type\":\"fesim\",\"format\":%d,\"qemu_plugin_api\":1,"
+		"\"mode\":\"%s\",\"page_size\":%u,\"cold\":%s,\"regions\":%u,"
+		"\"unbalanced\":%u,\"stray_ends\":%u,\"mismatched_ends\":%u,"
+		"\"open_region\":%s,\"models\":[",
+		FESIM_FORMAT_VERSION, fs.system ? "system" : "user",
+		1u << fs.page_shift, fs.cold ? "true" : "false", fs.n_regions,
+		fs.unbalanced, fs.stray_ends, fs.mismatched_ends,
+		fs.cur ? "true" : "false");
+	for (i = 0; i < fs.n_models; i++)
+		fprintf(f, "%s\"%s\"", i ? "," : "", fs.models[i].cfg.name);
+	fputs("]}\n", f);
+	for (i = 0; i < fs.n_models; i++) {
+		const struct model_cfg *c = &fs.models[i].cfg;
+
+		fprintf(f, "{\"type\":\"model\",\"name\":\"%s\",\"l1i_size\":%u,"
+			"\"l1i_assoc\":%u,\"l1i_line\":%u,\"uop_window\":%u,"
+			"\"uop_sets\":%u,\"uop_ways\":%u,\"uop_per_way\":%u,"
+			"\"uop_max_ways\":%u,\"uop_inclusive\":%u,"
+			"\"itlb_entries\":%u,\"itlb_assoc\":%u}\n",
+			c->name, c->l1i_size, c->l1i_assoc, c->l1i_line,
+			c->uop_window, c->uop_sets, c->uop_ways, c->uop_per_way,
+			c->uop_max_ways, c->uop_inclusive,
+			fs.page_shift == 12 ? c->itlb4k_entries : c->itlb2m_entries,
+			fs.page_shift == 12 ? c->itlb4k_assoc : c->itlb2m_assoc);
+	}
+}
+
+static void put_all(FILE *f)
+{
+	u32 i;
+
+	put_header(f);
+	for (i = 0; i < fs.n_regions; i++) {
+		const struct region *r = &fs.regions[i];
+
+		fprintf(f, "{\"type\":\"region\",\"seq\":%u,\"slot\":%u,"
+			"\"occ\":%u,\"closed\":%s,", r->seq, r->slot, r->occ,
+			r->closed ? "true" : "false");
+		put_counters(f, &r->ctr);
+	}
+	fputs("{\"type\":\"total\",", f);
+	put_counters(f, &fs.total);
+}
+
+/*
+ * Write everything known so far. Written to PATH.tmp and renamed, so a
+ * reader never sees half a file; a later write (exit after a dump marker)
+ * replaces the earlier one with a superset. No path: a summary via
+ * qemu_plugin_outs() is written by the caller instead.
+ */
+int output_write(const char *path)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (!path)
+		return 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -1;
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	put_all(f);
+	if (fclose(f))
+		return -1;
+	return rename(tmp, path);
+}

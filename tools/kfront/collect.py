@@ -1,0 +1,270 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Collection of result records from console captures.
+
+The input layer is pluggable: a `LineSource` yields the raw lines of one
+console (bytes, line numbers are their 1-based positions). `FileSource`
+reads a plain serial capture, `SerialSource` reads a live serial port until
+the suite-end record or a timeout. `open_source()` picks a source for a path
+by asking each registered format in `SOURCE_FORMATS` whether it recognises
+the file's first bytes, so a LAVA YAML log reader can be added later as one
+more entry without touching the parser.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import termios
+import time
+import tty
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterable, Iterator, Protocol
+
+from .records import LogParser, ParseResult, Problem, Run
+
+READ_CHUNK = 64 * 1024
+DEFAULT_BAUD = 115200
+DEFAULT_DEVICE_TIMEOUT = 600.0
+
+
+class CollectError(Exception):
+    """An input that cannot be read at all (one-line message)."""
+
+
+@dataclass
+class CollectResult:
+    """The runs found in one console log and every problem in it."""
+
+    source: str
+    runs: list[Run]
+    problems: list[Problem]
+    lines: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """At least one run and every run complete."""
+        return bool(self.runs) and all(r.complete for r in self.runs)
+
+    @property
+    def clean(self) -> bool:
+        """Complete, and no problem worse than a note."""
+        return self.complete and not any(
+            p.severity != "note" for p in self.problems)
+
+
+class LineSource(Protocol):
+    """Where console lines come from (file, serial port, LAVA log, ...)."""
+
+    name: str
+
+    def lines(self) -> Iterator[bytes]:
+        """The console's lines in order, line ends included or not."""
+        ...
+
+
+def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """Split a byte stream into lines on \\n; any line length is fine."""
+    rest = b""
+    for chunk in chunks:
+        if not chunk:
+            continue
+        rest += chunk
+        parts = rest.split(b"\n")
+        rest = parts.pop()
+        yield from parts
+    if rest:
+        yield rest
+
+
+def _read_chunks(fh: BinaryIO) -> Iterator[bytes]:
+    while True:
+        chunk = fh.read(READ_CHUNK)
+        if not chunk:
+            return
+        yield chunk
+
+
+@dataclass
+class FileSource:
+    """A plain serial capture (USB-serial adapter, IPMI SOL, conserver...)."""
+
+    path: Path
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = str(self.path)
+
+    def lines(self) -> Iterator[bytes]:
+        try:
+            with open(self.path, "rb") as fh:
+                yield from split_lines(_read_chunks(fh))
+        except OSError as exc:
+            raise CollectError(f"cannot read {self.path}: "
+                               f"{exc.strerror or exc}") from None
+
+
+@dataclass(frozen=True)
+class SourceFormat:
+    """A log format: a sniffer over the first bytes and a source factory."""
+
+    name: str
+    sniff: Callable[[bytes], bool]
+    open: Callable[[Path], LineSource]
+
+
+def _plain_sniff(head: bytes) -> bool:
+    return True
+
+
+def source_formats() -> list[SourceFormat]:
+    """Known log formats, most specific first; plain text is the fallback.
+
+    A LAVA job log (YAML list of {dt, lvl, msg} entries, serial output in
+    'target' entries) will be added here in front of the fallback.
+    """
+    return [SourceFormat("serial", _plain_sniff, FileSource)]
+
+
+def open_source(path: Path,
+                formats: list[SourceFormat] | None = None) -> LineSource:
+    """A LineSource for a log file, chosen by its first bytes."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError as exc:
+        raise CollectError(f"cannot read {path}: "
+                           f"{exc.strerror or exc}") from None
+    for fmt in formats if formats is not None else source_formats():
+        if fmt.sniff(head):
+            return fmt.open(path)
+    raise CollectError(f"{path}: not a format kfront can collect from")
+
+
+def collect_lines(lines: Iterable[bytes | str], source: str) -> CollectResult:
+    """Parse a console log given as lines into runs and problems."""
+    parser = LogParser()
+    for raw in lines:
+        parser.feed(raw)
+    return _result(parser.finish(), source)
+
+
+def _result(parsed: ParseResult, source: str) -> CollectResult:
+    return CollectResult(source, parsed.runs, parsed.problems, parsed.lines)
+
+
+def collect_source(src: LineSource) -> CollectResult:
+    return collect_lines(src.lines(), src.name)
+
+
+def collect_file(path: Path | str) -> CollectResult:
+    """Collect every run from a serial log file (raises CollectError)."""
+    return collect_source(open_source(Path(path)))
+
+
+# -- live serial port -------------------------------------------------------
+
+def baud_constant(baud: int) -> int:
+    """termios speed constant for a baud rate (ValueError if unknown)."""
+    const = getattr(termios, f"B{baud}", None)
+    if not isinstance(const, int):
+        raise ValueError(f"unsupported baud rate {baud}")
+    return const
+
+
+@dataclass
+class SerialSource:
+    """A live serial port read in raw mode until a run ends or time is up.
+
+    `stop` is asked after every line whether to stop (the collector stops
+    at the suite-end record); `log` receives every byte read, so the raw
+    capture can be kept as serial.log.
+    """
+
+    device: str
+    baud: int = DEFAULT_BAUD
+    timeout: float = DEFAULT_DEVICE_TIMEOUT
+    stop: Callable[[], bool] = lambda: False
+    log: BinaryIO | None = None
+    name: str = ""
+    timed_out: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            self.name = self.device
+
+    def lines(self) -> Iterator[bytes]:
+        speed = baud_constant(self.baud)
+        try:
+            fd = os.open(self.device, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError as exc:
+            raise CollectError(f"cannot open {self.device}: "
+                               f"{exc.strerror or exc}") from None
+        saved = None
+        try:
+            if os.isatty(fd):
+                saved = termios.tcgetattr(fd)
+                tty.setraw(fd)
+                attrs = termios.tcgetattr(fd)
+                attrs[2] |= termios.CLOCAL | termios.CREAD
+                attrs[4] = attrs[5] = speed
+                termios.tcsetattr(fd, termios.TCSANOW, attrs)
+            yield from self._read(fd)
+        finally:
+            if saved is not None:
+                try:
+                    termios.tcsetattr(fd, termios.TCSANOW, saved)
+                except termios.error:
+                    pass
+            os.close(fd)
+
+    def _read(self, fd: int) -> Iterator[bytes]:
+        deadline = time.monotonic() + self.timeout
+        rest = b""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.timed_out = True
+                break
+            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, READ_CHUNK)
+            except BlockingIOError:
+                continue
+            except OSError as exc:
+                raise CollectError(f"reading {self.device}: "
+                                   f"{exc.strerror or exc}") from None
+            if not chunk:
+                break  # the other end hung up
+            if self.log is not None:
+                self.log.write(chunk)
+                self.log.flush()
+            rest += chunk
+            parts = rest.split(b"\n")
+            rest = parts.pop()
+            for line in parts:
+                yield line
+                if self.stop():
+                    return
+        if rest:
+            yield rest
+
+
+def collect_device(device: str, baud: int = DEFAULT_BAUD,
+                   timeout: float = DEFAULT_DEVICE_TIMEOUT,
+                   log: BinaryIO | None = None) -> CollectResult:
+    """Read a live serial port until the suite-end record or the timeout."""
+    parser = LogParser()
+    src = SerialSource(device, baud, timeout,
+                       stop=lambda: parser.last_run_ended, log=log)
+    for raw in src.lines():
+        parser.feed(raw)
+    result = _result(parser.finish(), src.name)
+    if src.timed_out:
+        result.notes.append(f"stopped after the {timeout:g} s timeout "
+                            "without a suite-end record")
+    return result

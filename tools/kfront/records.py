@@ -1,0 +1,482 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Serial record parser: lines of a console log -> runs of checked records.
+
+The format is specified in docs/record-format.md (version 1):
+
+    #KF1 <seq> <crc32 as 8 lowercase hex> <JSON payload>\\r\\n
+
+`parse_line` classifies a single line; `LogParser` consumes a stream of lines
+(incrementally, so a live serial port can stop at the suite-end record) and
+splits it into `Run`s, one per boot, while recording every `Problem` with the
+1-based line number where it was seen:
+
+- bad_crc      a record line whose payload fails its CRC-32 (flipped bytes)
+- truncated    a record line cut short (missing fields, payload cut off)
+- malformed    a record line with a bad sequence number, CRC field or JSON
+- gap          sequence numbers that never arrived (dropped lines)
+- duplicate    the same sequence number with the same payload again
+- conflict     the same sequence number with a different payload
+- order        a sequence number that arrived after a higher one
+- garbage      console text between two records of one run
+- incomplete   a run that has no suite_end record (box crashed or hung)
+- no_begin     records whose suite_begin record was lost
+- panic        a panic record (CPU exception or kernel panic)
+- panic_text   a panic message in console text outside a run (a note)
+- count        suite_end's record count disagrees with its sequence number
+- status       suite_end reports that not every benchmark ran
+- unknown      a well-formed record of a type this parser does not know
+
+Console text before a run's suite_begin or after its suite_end (firmware,
+GRUB, boot messages) is normal and not a problem. Text after the last record
+of a run that never ended is the crash output, not garbage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+PREFIX = b"#KF1"
+FORMAT_VERSION = 1
+MAX_PAYLOAD = 3800
+# Lines longer than this are never parsed as JSON (a runaway line on a
+# noisy link); they are reported and skipped.
+MAX_LINE = 64 * 1024
+
+KNOWN_TYPES = frozenset(
+    {"suite_begin", "result", "error", "timeout", "panic", "suite_end"})
+
+SEVERITY = {
+    "bad_crc": "error", "truncated": "error", "malformed": "error",
+    "gap": "error", "conflict": "error", "incomplete": "error",
+    "no_begin": "error", "panic": "error", "count": "error",
+    "digest_mismatch": "error",
+    "duplicate": "warning", "order": "warning", "garbage": "warning",
+    "status": "warning", "unknown": "warning", "stats_mismatch": "warning",
+    "zero_counter": "warning",
+    "panic_text": "note",
+}
+
+_SEQ_RE = re.compile(rb"[0-9]{1,20}")
+_CRC_RE = re.compile(rb"[0-9a-f]{8}")
+_PANIC_RE = re.compile(
+    r"(?i)(\bpanic\b|^\s*(exception|oops)\b|triple fault|double fault|"
+    r"\bcpu exception\b)")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in a log, at a 1-based line number."""
+
+    kind: str
+    line: int
+    message: str
+    run: int | None = None      # index of the run it belongs to, if any
+    end_line: int | None = None  # last line of a multi-line block
+
+    @property
+    def severity(self) -> str:
+        return SEVERITY.get(self.kind, "error")
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "severity": self.severity,
+                             "line": self.line, "message": self.message}
+        if self.run is not None:
+            d["run"] = self.run
+        if self.end_line is not None and self.end_line != self.line:
+            d["end_line"] = self.end_line
+        return d
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.kind}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record line that passed every check."""
+
+    seq: int
+    payload: dict[str, Any]
+    raw: bytes          # the payload bytes exactly as received
+    line: int
+
+    @property
+    def type(self) -> str:
+        return str(self.payload.get("t", ""))
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line that is meant to be a record but fails a check."""
+
+    kind: str           # bad_crc, truncated, malformed or garbage
+    message: str
+    seq: int | None     # the sequence number it claims, if readable
+
+
+@dataclass(frozen=True)
+class TextLine:
+    """Ordinary console text (or a blank line)."""
+
+    text: str
+
+    @property
+    def blank(self) -> bool:
+        return not self.text.strip(" \t\r\n\x00")
+
+
+ParsedLine = Record | BadLine | TextLine
+
+
+def _to_bytes(raw: bytes | str) -> bytes:
+    if isinstance(raw, str):
+        return raw.encode("utf-8", errors="surrogateescape")
+    return raw
+
+
+def decode_text(raw: bytes) -> str:
+    """Console bytes as text: never fails, NUL bytes dropped."""
+    return raw.decode("utf-8", errors="replace").replace("\x00", "")
+
+
+def _strip_eol(raw: bytes) -> bytes:
+    """Drop the line ending and NUL padding that serial links add."""
+    return raw.rstrip(b"\r\n").strip(b"\x00").rstrip(b"\r")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = text.replace("\ufffd", "?")
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
+    """Classify one line of a console log (with or without its line end)."""
+    data = _strip_eol(_to_bytes(raw))
+    if not data.startswith(b"#KF"):
+        pos = data.find(PREFIX + b" ")
+        if pos > 0:
+            after = parse_line(data[pos:], lineno)
+            seq = after.seq if not isinstance(after, TextLine) else None
+            lost = f" (record seq {seq} lost)" if seq is not None else ""
+            return BadLine("garbage", "console text collided with a record: "
+                           f"'{_short(decode_text(data[:pos]), 40)}' before "
+                           f"#KF1{lost}", seq)
+        return TextLine(decode_text(data))
+    if len(data) > MAX_LINE:
+        return BadLine("malformed", f"record line of {len(data)} bytes is "
+                       f"longer than {MAX_LINE}", None)
+    if not data.startswith(PREFIX):
+        version = _short(decode_text(data[3:4]), 4)
+        return BadLine("malformed",
+                       f"unsupported record format '#KF{version}'", None)
+    fields = data.split(b" ", 3)
+    if fields[0] != PREFIX:
+        return BadLine("malformed", "no space after #KF1", None)
+    seq: int | None = None
+    if len(fields) >= 2 and _SEQ_RE.fullmatch(fields[1]):
+        seq = int(fields[1])
+    if len(fields) < 4 or not fields[3]:
+        return BadLine("truncated", "record line ends after "
+                       f"{len(fields) - 1} of 3 fields", seq)
+    _, seq_text, crc_text, payload = fields
+    if seq is None:
+        return BadLine("malformed", "bad sequence number "
+                       f"'{_short(decode_text(seq_text), 24)}'", None)
+    if not _CRC_RE.fullmatch(crc_text):
+        return BadLine("malformed", "bad CRC field "
+                       f"'{_short(decode_text(crc_text), 24)}'", seq)
+    crc = int(crc_text, 16)
+    actual = zlib.crc32(payload) & 0xFFFFFFFF
+    if actual != crc:
+        if not payload.rstrip(b" ").endswith(b"}"):
+            return BadLine("truncated", f"record seq {seq} cut short after "
+                           f"{len(payload)} payload bytes (CRC mismatch)", seq)
+        return BadLine("bad_crc", f"record seq {seq}: CRC {crc:08x} "
+                       f"expected, payload has {actual:08x}", seq)
+    try:
+        obj = json.loads(payload.decode("ascii"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        reason = str(exc).split(":")[0]
+        return BadLine("malformed", f"record seq {seq}: payload is not "
+                       f"ASCII JSON ({_short(reason, 40)})", seq)
+    if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
+        return BadLine("malformed", f"record seq {seq}: payload is not a "
+                       "JSON object with a string 't'", seq)
+    return Record(seq, obj, payload, lineno)
+
+
+@dataclass
+class Run:
+    """The records of one boot, from its suite_begin to its suite_end."""
+
+    index: int
+    begin: Record | None = None
+    end: Record | None = None
+    by_seq: dict[int, Record] = field(default_factory=dict)
+    first_line: int = 0
+    last_line: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    # Sequence numbers claimed by corrupted lines (already reported there).
+    lost: dict[int, int] = field(default_factory=dict)
+    highest: int = -1
+
+    @property
+    def records(self) -> list[Record]:
+        """Accepted records in sequence order."""
+        return [self.by_seq[s] for s in sorted(self.by_seq)]
+
+    @property
+    def ended(self) -> bool:
+        return self.end is not None
+
+    @property
+    def complete(self) -> bool:
+        """suite_begin and suite_end present, every record from 0 to the
+        suite_end received, and no error-level problem."""
+        if self.begin is None or self.end is None:
+            return False
+        if any(s not in self.by_seq for s in range(self.end.seq + 1)):
+            return False
+        return not any(p.severity == "error" for p in self.problems)
+
+    def of_type(self, kind: str) -> list[Record]:
+        return [r for r in self.records if r.type == kind]
+
+
+@dataclass
+class ParseResult:
+    """Everything a log held: its runs and all problems, by line."""
+
+    runs: list[Run]
+    problems: list[Problem]
+    lines: int
+
+
+class LogParser:
+    """Incremental parser: feed lines in order, then call finish()."""
+
+    def __init__(self) -> None:
+        self.runs: list[Run] = []
+        self.problems: list[Problem] = []
+        self.lineno = 0
+        self._open: Run | None = None      # run between begin and end
+        self._pending: list[tuple[int, str]] = []  # text since last record
+
+    # -- public -----------------------------------------------------------
+
+    @property
+    def last_run_ended(self) -> bool:
+        """True once the most recent run has its suite_end record."""
+        return bool(self.runs) and self.runs[-1].ended
+
+    def feed(self, raw: bytes | str) -> ParsedLine:
+        """Consume the next line of the log."""
+        self.lineno += 1
+        item = parse_line(raw, self.lineno)
+        if isinstance(item, Record):
+            self._on_record(item)
+        elif isinstance(item, BadLine):
+            self._on_bad(item)
+        elif not item.blank:
+            self._pending.append((self.lineno, item.text))
+        return item
+
+    def finish(self) -> ParseResult:
+        """End of input: close the last run and return the result."""
+        run = self._open
+        if run is not None:
+            self._flush_text(garbage=False, run=run)
+            self._close(run, self.lineno, "the log ends")
+            self._open = None
+        else:
+            self._flush_text(garbage=False, run=None)
+        problems = sorted(self.problems, key=lambda p: (p.line, p.kind))
+        return ParseResult(self.runs, problems, self.lineno)
+
+    # -- internals --------------------------------------------------------
+
+    def _report(self, kind: str, line: int, msg: str, run: Run | None,
+                end_line: int | None = None) -> None:
+        prob = Problem(kind, line, msg, run.index if run else None, end_line)
+        self.problems.append(prob)
+        if run is not None:
+            run.problems.append(prob)
+
+    def _flush_text(self, garbage: bool, run: Run | None) -> None:
+        """Classify the console text seen since the last record."""
+        if not self._pending:
+            return
+        blocks: list[list[tuple[int, str]]] = []
+        for lineno, text in self._pending:
+            if blocks and blocks[-1][-1][0] == lineno - 1:
+                blocks[-1].append((lineno, text))
+            else:
+                blocks.append([(lineno, text)])
+        self._pending = []
+        for block in blocks:
+            first, last = block[0][0], block[-1][0]
+            panic = [t for _, t in block if _PANIC_RE.search(t)]
+            if garbage:
+                what = " (panic text)" if panic else ""
+                count = f"{len(block)} lines of " if len(block) > 1 else ""
+                self._report("garbage", first,
+                             f"{count}console text inside a run{what}: "
+                             f"'{_short(block[0][1])}'", run, last)
+            elif panic:
+                line = next(n for n, t in block if _PANIC_RE.search(t))
+                self._report("panic_text", line,
+                             f"panic message on the console: "
+                             f"'{_short(panic[0])}'", run, last)
+
+    def _start(self, rec: Record | None, line: int) -> Run:
+        run = Run(index=len(self.runs), begin=rec, first_line=line,
+                  last_line=line)
+        self.runs.append(run)
+        self._open = run
+        return run
+
+    def _on_record(self, rec: Record) -> None:
+        run = self._open
+        if (rec.type == "suite_begin" and rec.seq == 0 and run is not None
+                and run.begin is not None and run.highest == 0
+                and run.begin.raw == rec.raw):
+            # The first line repeated before anything else arrived: a
+            # duplicate, not a second boot (a new boot prints more first).
+            self._flush_text(garbage=True, run=run)
+        elif rec.type == "suite_begin" and rec.seq == 0:
+            if run is not None:
+                self._flush_text(garbage=False, run=run)
+                self._close(run, rec.line, "a new boot begins")
+            else:
+                self._flush_text(garbage=False, run=self._last_run())
+            run = self._start(rec, rec.line)
+        elif run is None:
+            last = self._last_run()
+            old = last.by_seq.get(rec.seq) if last else None
+            if last is not None and old is not None and old.raw == rec.raw:
+                self._flush_text(garbage=False, run=last)
+                self._report("duplicate", rec.line, f"record seq {rec.seq} "
+                             f"repeats line {old.line}", last)
+                return
+            self._flush_text(garbage=False, run=last)
+            run = self._start(None, rec.line)
+            self._report("no_begin", rec.line, f"record seq {rec.seq} "
+                         "without a suite_begin record: the start of this "
+                         "run was lost", run)
+        else:
+            self._flush_text(garbage=True, run=run)
+        self._add(run, rec)
+
+    def _last_run(self) -> Run | None:
+        return self.runs[-1] if self.runs else None
+
+    def _on_bad(self, bad: BadLine) -> None:
+        run = self._open
+        if run is not None:
+            self._flush_text(garbage=True, run=run)
+            if bad.seq is not None:
+                run.lost.setdefault(bad.seq, self.lineno)
+            run.last_line = self.lineno
+        else:
+            self._flush_text(garbage=False, run=self._last_run())
+        self._report(bad.kind, self.lineno, bad.message, run)
+
+    def _add(self, run: Run, rec: Record) -> None:
+        run.last_line = rec.line
+        old = run.by_seq.get(rec.seq)
+        if old is not None:
+            if old.raw == rec.raw:
+                self._report("duplicate", rec.line, f"record seq {rec.seq} "
+                             f"repeats line {old.line}", run)
+            else:
+                self._report("conflict", rec.line, f"record seq {rec.seq} "
+                             f"differs from the one at line {old.line} "
+                             "(kept the first)", run)
+            return
+        if rec.seq < run.highest:
+            self._report("order", rec.line, f"record seq {rec.seq} arrived "
+                         f"after seq {run.highest}", run)
+        run.by_seq[rec.seq] = rec
+        run.highest = max(run.highest, rec.seq)
+        if rec.type not in KNOWN_TYPES:
+            self._report("unknown", rec.line, f"record seq {rec.seq} has "
+                         f"unknown type '{_short(rec.type, 24)}'", run)
+        elif rec.type == "panic":
+            p = rec.payload
+            self._report("panic", rec.line, "kernel panic: "
+                         f"{_short(str(p.get('name') or p.get('msg', '')))} "
+                         f"at {p.get('rip', '?')} {p.get('sym', '')}".rstrip(),
+                         run)
+        elif rec.type == "suite_begin" and rec.seq != 0:
+            self._report("malformed", rec.line, "suite_begin record with "
+                         f"seq {rec.seq} instead of 0", run)
+        elif rec.type == "suite_end":
+            self._end(run, rec)
+
+    def _end(self, run: Run, rec: Record) -> None:
+        run.end = rec
+        self._open = None
+        count = rec.payload.get("records")
+        if count != rec.seq:
+            self._report("count", rec.line, f"suite_end says {count} records "
+                         f"were sent before it, its seq is {rec.seq}", run)
+        status = rec.payload.get("status", 0)
+        if status != 0:
+            self._report("status", rec.line, f"suite_end reports status "
+                         f"{status}: not every benchmark ran", run)
+        self._check_gaps(run)
+
+    def _close(self, run: Run, line: int, why: str) -> None:
+        """A run that stops without its suite_end record."""
+        self._check_gaps(run)
+        last = max(run.by_seq.values(), key=lambda r: r.line, default=None)
+        where = (f"last record seq {last.seq} at line {last.line}"
+                 if last else "no record survived")
+        self._report("incomplete", line, f"run {run.index + 1} (from line "
+                     f"{run.first_line}) has no suite_end record when {why} "
+                     f"({where}): the box crashed, hung or was cut off", run)
+
+    def _check_gaps(self, run: Run) -> None:
+        """Report sequence numbers that left no trace at all."""
+        if not run.by_seq:
+            return
+        start = 0 if run.begin is not None else min(run.by_seq)
+        missing = [s for s in range(start, run.highest + 1)
+                   if s not in run.by_seq and s not in run.lost]
+        for first, last in _ranges(missing):
+            later = [r.line for r in run.by_seq.values() if r.seq > last]
+            line = min(later) if later else run.last_line
+            what = (f"seq {first}" if first == last
+                    else f"seqs {first}..{last}")
+            self._report("gap", line, f"record {what} missing before this "
+                         "line (dropped lines)", run)
+
+
+def _ranges(values: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for v in values:
+        if out and out[-1][1] == v - 1:
+            out[-1] = (out[-1][0], v)
+        else:
+            out.append((v, v))
+    return out
+
+
+def parse_lines(lines: Iterable[bytes | str]) -> ParseResult:
+    """Parse a whole log given as lines (bytes or str, line ends optional)."""
+    parser = LogParser()
+    for raw in lines:
+        parser.feed(raw)
+    return parser.finish()
+
+
+def make_line(seq: int, payload: dict[str, Any] | str) -> str:
+    """Format one record line (used by tests, fixtures and the host harness)."""
+    text = payload if isinstance(payload, str) else json.dumps(
+        payload, separators=(",", ":"), ensure_ascii=True)
+    crc = zlib.crc32(text.encode("ascii")) & 0xFFFFFFFF
+    return f"#KF1 {seq} {crc:08x} {text}"

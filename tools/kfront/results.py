@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""results.json: build the results document of one run, load and check it.
+
+`build_results(run, extra)` turns the checked records of one boot (a
+`records.Run`) into the dict documented in docs/results-schema.md: machine
+description, variants, per result and counter the statistics per run and per
+operation with intervals, ratios to the baseline variant, verification
+digests compared across variants, unavailable counters with their reasons,
+error/timeout/panic records, every problem and a `complete` flag.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import stats
+from .records import Problem, Record, Run
+
+SCHEMA_VERSION = 1
+BASELINE = "O2"
+CONTEXTS = ("kernel", "user")
+
+
+class ResultsError(Exception):
+    """A results.json that cannot be read or has the wrong schema."""
+
+
+@dataclass
+class _Builder:
+    """State of one build_results call (no module-level state)."""
+
+    run: Run
+    unavailable: dict[str, str]
+    problems: list[Problem]
+
+    def problem(self, kind: str, line: int, msg: str) -> None:
+        self.problems.append(Problem(kind, line, msg, self.run.index))
+
+
+def _int_list(values: Any) -> list[int] | None:
+    if not isinstance(values, list):
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool)
+               for v in values):
+        return None
+    return values
+
+
+def _counter_entry(b: _Builder, rec: Record, name: str, iters: int,
+                   samples: list[int] | None,
+                   reported: Any) -> dict[str, Any] | None:
+    p = rec.payload
+    if samples:
+        per_run = stats.summarize(samples)
+        if isinstance(reported, dict):
+            _check_reported(b, rec, name, per_run, reported)
+    elif isinstance(reported, dict) and isinstance(reported.get("n"), int) \
+            and reported["n"] > 0:
+        try:
+            per_run = stats.Summary(float(reported["median"]),
+                                    float(reported["min"]),
+                                    float(reported["max"]),
+                                    float(reported["mad"]), reported["n"])
+        except (KeyError, TypeError, ValueError):
+            b.problem("malformed", rec.line, f"{p.get('bench')} "
+                      f"{p.get('variant')}: counter {name} has bad statistics")
+            return None
+    else:
+        return None
+    ops = stats.per_op(samples, iters) if samples else []
+    per_op_sum = stats.Summary(per_run.median / iters, per_run.min / iters,
+                               per_run.max / iters, per_run.mad / iters,
+                               per_run.n)
+    ci = None
+    if ops:
+        ci = stats.bootstrap_median_ci(
+            ops, seed=stats.seed_for(p.get("bench"), p.get("variant"),
+                                     p.get("group"), name))
+    return {
+        "per_run": per_run.to_dict(),
+        "per_op": dict(per_op_sum.to_dict(),
+                       ci=[ci.lo, ci.hi] if ci else None,
+                       se=stats.median_se(ops) if ops else None),
+        "samples": list(samples or []),
+        "ratio": None,
+    }
+
+
+def _check_reported(b: _Builder, rec: Record, name: str,
+                    host: stats.Summary, reported: dict[str, Any]) -> None:
+    """The kernel's own statistics must agree with its samples."""
+    p = rec.payload
+    try:
+        ok = (reported["n"] == host.n and reported["min"] == host.min
+              and reported["max"] == host.max
+              and abs(reported["median"] - host.median) <= 1)
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        b.problem("stats_mismatch", rec.line, f"{p.get('bench')} "
+                  f"{p.get('variant')}: the kernel's {name} statistics do not "
+                  "match its samples (host values used)")
+
+
+def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
+    p = rec.payload
+    bench, variant = p.get("bench"), p.get("variant")
+    iters = p.get("iters")
+    if not isinstance(bench, str) or not isinstance(variant, str) or \
+            not isinstance(iters, int) or isinstance(iters, bool) or \
+            iters <= 0:
+        b.problem("malformed", rec.line, "result record without bench, "
+                  "variant or a positive iters")
+        return None
+    samples = p.get("samples") if isinstance(p.get("samples"), dict) else {}
+    reported = p.get("counters") if isinstance(p.get("counters"),
+                                               dict) else {}
+    counters: dict[str, Any] = {}
+    for name in list(samples) + [n for n in reported if n not in samples]:
+        values = _int_list(samples.get(name))
+        if name in samples and values is None:
+            b.problem("malformed", rec.line, f"{bench} {variant}: samples of "
+                      f"{name} are not a list of integers")
+            continue
+        if name in b.unavailable:
+            b.problem("zero_counter", rec.line, f"{bench} {variant}: counter "
+                      f"{name} is reported but the machine record says it is "
+                      f"unavailable ({b.unavailable[name]}); ignored")
+            continue
+        entry = _counter_entry(b, rec, name, iters, values,
+                               reported.get(name))
+        if entry is not None:
+            counters[name] = entry
+    return {
+        "bench": bench,
+        "variant": variant,
+        "group": p.get("group"),
+        "footprint": p.get("footprint"),
+        "iters": iters,
+        "runs": p.get("runs"),
+        "warmup": p.get("warmup"),
+        "overhead": p.get("overhead", {}),
+        "digest": p.get("digest"),
+        "line": rec.line,
+        "counters": counters,
+    }
+
+
+def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
+    return (entry["bench"], entry["group"], entry["footprint"])
+
+
+def _add_ratios(results: list[dict[str, Any]], baseline: str) -> None:
+    base = {_key(e): e for e in results if e["variant"] == baseline}
+    for e in results:
+        ref = base.get(_key(e))
+        if ref is None or e["variant"] == baseline:
+            continue
+        for name, c in e["counters"].items():
+            rc = ref["counters"].get(name)
+            if rc is None or rc["per_op"]["median"] == 0:
+                continue
+            value = c["per_op"]["median"] / rc["per_op"]["median"]
+            iv = None
+            if c["samples"] and rc["samples"]:
+                iv = stats.bootstrap_ratio_ci(
+                    stats.per_op(c["samples"], e["iters"]),
+                    stats.per_op(rc["samples"], ref["iters"]),
+                    seed=stats.seed_for(e["bench"], e["group"], e["variant"],
+                                        name, "ratio"))
+            c["ratio"] = {
+                "baseline": baseline, "value": value,
+                "lo": iv.lo if iv else None, "hi": iv.hi if iv else None,
+                "confidence": iv.confidence if iv else None,
+                "excludes_one": iv.excludes_one if iv else False,
+                "method": iv.method if iv else "no interval (too few runs)",
+            }
+
+
+def _digests(b: _Builder, results: list[dict[str, Any]],
+             baseline: str) -> tuple[dict[str, dict[str, Any]],
+                                     list[dict[str, Any]]]:
+    """Verification digests per benchmark; differences are flagged."""
+    table: dict[str, dict[str, Any]] = {}
+    lines: dict[tuple[str, str], int] = {}
+    for e in results:
+        name = e["bench"] if e["footprint"] is None else \
+            f"{e['bench']}@{e['footprint']}"
+        per = table.setdefault(name, {})
+        d = e["digest"]
+        if e["variant"] in per and per[e["variant"]] != d:
+            b.problem("digest_mismatch", e["line"], f"{name}: {e['variant']} "
+                      f"gave digest {d} in group {e['group']} but "
+                      f"{per[e['variant']]} before")
+        per.setdefault(e["variant"], d)
+        lines.setdefault((name, e["variant"]), e["line"])
+    mismatches = []
+    for name, per in table.items():
+        if len(set(map(str, per.values()))) <= 1:
+            continue
+        ref_variant = baseline if baseline in per else next(iter(per))
+        ref = per[ref_variant]
+        for variant, d in per.items():
+            if d != ref:
+                b.problem("digest_mismatch", lines[(name, variant)],
+                          f"{name}: digest of {variant} ({d}) differs from "
+                          f"{ref_variant} ({ref}): possible miscompilation")
+        mismatches.append({"bench": name, "digests": dict(per),
+                           "reference": ref_variant})
+    return table, mismatches
+
+
+def _event(rec: Record) -> dict[str, Any]:
+    d = {k: v for k, v in rec.payload.items() if k != "t"}
+    d["type"] = rec.type
+    d["line"] = rec.line
+    return d
+
+
+def build_results(run: Run, extra: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """The results.json dict for one run (see docs/results-schema.md).
+
+    `extra` is stored under "extra"; its keys "context" ("kernel" or
+    "user"), "source" and "baseline" override the defaults.
+    """
+    extra = dict(extra or {})
+    begin = run.begin.payload if run.begin else {}
+    machine = begin.get("machine") if isinstance(begin.get("machine"),
+                                                 dict) else {}
+    unavailable = machine.get("unavailable")
+    unavailable = {str(k): str(v) for k, v in unavailable.items()} \
+        if isinstance(unavailable, dict) else {}
+    b = _Builder(run, unavailable, list(run.problems))
+    entries = [e for rec in run.of_type("result")
+               if (e := _result_entry(b, rec)) is not None]
+    variants = [dict(v) for v in begin.get("variants", [])
+                if isinstance(v, dict)] \
+        if isinstance(begin.get("variants"), list) else []
+    names = [v.get("name") for v in variants if isinstance(v, dict)]
+    for e in entries:
+        if e["variant"] not in names:
+            names.append(e["variant"])
+            variants.append({"name": e["variant"]})
+    baseline = extra.pop("baseline", None) or (
+        BASELINE if BASELINE in names else (names[0] if names else BASELINE))
+    _add_ratios(entries, baseline)
+    digests, mismatches = _digests(b, entries, baseline)
+    context = extra.pop("context", None) or begin.get("context") or "kernel"
+    source = extra.pop("source", None)
+    measured = machine.get("counters") if isinstance(
+        machine.get("counters"), list) else sorted(
+            {n for e in entries for n in e["counters"]})
+    problems = sorted(b.problems, key=lambda p: (p.line, p.kind))
+    return {
+        "schema": SCHEMA_VERSION,
+        "context": context,
+        "complete": run.complete,
+        "source": source,
+        "run": {"index": run.index, "first_line": run.first_line,
+                "last_line": run.last_line, "records": len(run.by_seq),
+                "ended": run.ended},
+        "kfront": begin.get("kfront"),
+        "git": begin.get("git"),
+        "cmdline": begin.get("cmdline"),
+        "config": begin.get("config", {}),
+        "machine": machine,
+        "counters": {"measured": measured, "unavailable": unavailable},
+        "variants": variants,
+        "baseline": baseline,
+        "results": entries,
+        "digests": digests,
+        "digest_mismatches": mismatches,
+        "events": [_event(r) for r in run.records
+                   if r.type in ("error", "timeout", "panic")],
+        "problems": [p.to_dict() for p in problems],
+        "extra": extra,
+    }
+
+
+def save(results: dict[str, Any], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(results, fh, indent=1, sort_keys=False)
+        fh.write("\n")
+    return path
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read a results.json, checking its schema version (ResultsError)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise ResultsError(f"cannot read {path}: "
+                           f"{exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or "schema" not in data:
+        raise ResultsError(f"{path} is not a kfront results.json "
+                           "(no 'schema' field)")
+    if data["schema"] != SCHEMA_VERSION:
+        raise ResultsError(f"{path} has results schema {data['schema']}; "
+                           f"this kfront reads schema {SCHEMA_VERSION}")
+    if not isinstance(data.get("results"), list):
+        raise ResultsError(f"{path} has no 'results' list")
+    return data
+
+
+def counter_label(name: str) -> str:
+    """Human label of a counter; TSC is never passed off as core cycles."""
+    labels = {
+        "tsc": "TSC ticks (reference clock, not core cycles)",
+        "cycles": "core cycles",
+        "instructions": "instructions",
+        "l1i_misses": "L1 I-cache misses",
+        "itlb_misses": "I-TLB misses",
+        "branch_misses": "branch mispredictions",
+        "uops_dsb": "uops from the decoded-uop cache",
+        "uops_mite": "uops from the legacy decoders",
+        "fe_stalls": "front-end stall cycles",
+        "sim.l1i_misses": "simulated L1 I-cache misses",
+    }
+    return labels.get(name, name)
+
+
+def cost_counter(results: dict[str, Any]) -> str | None:
+    """The counter that stands for cost: cycles if measured, else TSC."""
+    present = {n for e in results.get("results", []) for n in e["counters"]}
+    for name in ("cycles", "tsc"):
+        if name in present:
+            return name
+    return None
