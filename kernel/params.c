@@ -19,7 +19,7 @@ const struct param_spec kfront_params[] = {
 	{ "budget_ms", PARAM_UINT, NULL, 1, 3600000, "time budget per benchmark" },
 	{ "exit", PARAM_ENUM, "auto|halt|reboot|qemu", 0, 0,
 	  "how the run ends (auto: qemu under QEMU, else halt)" },
-	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|panic", 0, 0,
+	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|wtext|xdata|panic|hang", 0, 0,
 	  "fault injection for the boot tests" },
 };
 

@@ -51,9 +51,13 @@ static __noinline void recurse_forever(volatile u64 *depth)
 	pad[1] = pad[0];	/* keep the frame: no tail call */
 }
 
+/* A return instruction placed in writable data: executing it must fault. */
+static u8 data_ret[16] = { 0xc3 };
+
 void arch_crash(const char *kind)
 {
 	volatile u64 zero = 0, depth = 0;
+	void (*volatile fn)(void) = (void (*)(void))data_ret;
 
 	if (!strcmp(kind, "ud"))
 		__asm__ __volatile__("ud2");
@@ -65,4 +69,13 @@ void arch_crash(const char *kind)
 		__asm__ __volatile__("divq %1" : : "a"(1ULL), "r"(zero), "d"(0ULL));
 	else if (!strcmp(kind, "stack"))
 		recurse_forever(&depth);
+	else if (!strcmp(kind, "wtext"))	/* W^X: text is read-only */
+		*(volatile u8 *)(void *)arch_crash = 0x90;
+	else if (!strcmp(kind, "xdata"))	/* NX: data is not executable */
+		fn();
+	else if (!strcmp(kind, "hang"))		/* for the boot-timeout test */
+		for (;;) {
+			cli();
+			hlt();
+		}
 }

@@ -15,7 +15,8 @@ const void *arch_early_phys(u64 pa);
 void arch_mm_init(const struct bootinfo *bi);
 /* CPUID says we run under a hypervisor. */
 bool arch_hypervisor_present(void);
-/* Fault injection for the boot tests: "ud", "pf", "gp", "de", "stack". */
+/* Fault injection for the boot tests: "ud", "pf", "gp", "de", "stack"
+ * (guard page), "wtext" (write to text), "xdata" (execute data). */
 void arch_crash(const char *kind);
 
 #endif

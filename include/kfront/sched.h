@@ -225,12 +225,16 @@ void sched_enter(struct rq *rq);
 /* ... and stops being a task again. Only while the harness is current. */
 void sched_leave(struct rq *rq);
 /*
- * Harness side: sleep until done(arg) is true, letting the threads run.
+ * Harness side: sleep until done(arg) is true, letting the threads run,
+ * then until every thread has blocked again (sched_harness_settle).
  * Returns 0, or -EPROTO if the instance stalled (nothing runnable, no
- * timer pending: a lost wake-up in the workload).
+ * timer pending: a lost wake-up in the workload). Between sched_enter()
+ * and sched_leave() only.
  */
 int sched_harness_wait(struct rq *rq, struct wait_queue_head *wq,
 		       bool (*done)(void *arg), void *arg);
+/* Yield to the threads until none of them is runnable. 0 or -EPROTO. */
+int sched_harness_settle(struct rq *rq);
 
 /* What went wrong with an instance, or NULL. */
 const char *sched_error(const struct rq *rq);

@@ -152,6 +152,17 @@ void sched_leave(struct rq *rq)
 	__current_task = NULL;
 }
 
+/*
+ * Yield until every thread has blocked, so a run ends in the same state
+ * whatever order the last wake-ups came in.
+ */
+int sched_harness_settle(struct rq *rq)
+{
+	while (rq->nr_running > 1 && likely(!rq->error))
+		sched_yield();
+	return rq->error ? -EPROTO : 0;
+}
+
 int sched_harness_wait(struct rq *rq, struct wait_queue_head *wq,
 		       bool (*done)(void *arg), void *arg)
 {
@@ -170,5 +181,5 @@ int sched_harness_wait(struct rq *rq, struct wait_queue_head *wq,
 		schedule();
 	}
 	finish_wait(wq, &wait);
-	return ret;
+	return ret ? ret : sched_harness_settle(rq);
 }

@@ -83,8 +83,20 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	     u32 max_ways);
 void uop_flush(struct uop_cache *u);
 void uop_free(struct uop_cache *u);
+/* Slow path of uop_access(): anything but a hit on the MRU entry. */
+bool uop_access_slow(struct uop_cache *u, u64 win, u32 uops);
+
 /* Look up window @win needing @uops uops; returns true on a hit. */
-bool uop_access(struct uop_cache *u, u64 win, u32 uops);
+static inline bool uop_access(struct uop_cache *u, u64 win, u32 uops)
+{
+	u32 s = win & (u->sets - 1);
+	const struct uop_entry *e = u->e + (size_t)s * u->ways;
+
+	/* a loop re-entering its window: a hit that changes no state */
+	if (u->n[s] && e->win == win && e->ways * u->uops_per_way >= uops)
+		return true;
+	return uop_access_slow(u, win, uops);
+}
 /* Drop window @win (its L1i line was evicted: the DSB is inclusive). */
 void uop_invalidate(struct uop_cache *u, u64 win);
 

@@ -210,31 +210,36 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 	}
 }
 
-static void add_model(struct model_ctr *a, const struct model_ctr *d)
+/* The counters that code running now is charged to. */
+static struct counters *target(void)
 {
-	u64 *x = (u64 *)a;
-	const u64 *y = (const u64 *)d;
-	size_t i;
-
-	for (i = 0; i < sizeof(*a) / sizeof(u64); i++)
-		x[i] += y[i];
+	return fs.cur ? &fs.cur->ctr : &fs.outside;
 }
 
-static void run_footprint(const struct tb_info *ti, const struct seg *s)
+/* Footprint epoch: 1 outside regions, seq + 2 inside region seq. */
+static u32 cur_epoch(void)
+{
+	return fs.cur ? fs.cur->seq + 2 : 1;
+}
+
+static void run_footprint(const struct tb_info *ti, struct seg *s)
 {
 	struct region *r = fs.cur;
-	u32 epoch = r ? r->seq + 1 : 0;
+	u32 epoch = cur_epoch();
 	u32 j;
 
+	/* masks only grow: a segment already run in this epoch adds nothing */
+	if (s->fp_done == epoch)
+		return;
+	s->fp_done = epoch;
 	for (j = 0; j < s->fp_n; j++) {
 		struct fp_line *l = ti->fps[s->fp_first + j].rec;
 		u64 m = ti->fps[s->fp_first + j].mask;
 
 		if (m & ~l->total_mask) {
 			if (!l->total_mask)
-				fs.total.c.footprint_lines++;
-			fs.total.c.footprint_bytes +=
-				__builtin_popcountll(m & ~l->total_mask);
+				fs.fp_lines++;
+			fs.fp_bytes += __builtin_popcountll(m & ~l->total_mask);
 			l->total_mask |= m;
 		}
 		if (!r)
@@ -252,32 +257,44 @@ static void run_footprint(const struct tb_info *ti, const struct seg *s)
 	}
 }
 
-static void run_seg(const struct tb_info *ti, const struct seg *s, bool taken)
+static void run_seg(const struct tb_info *ti, struct seg *s, bool taken)
 {
-	struct region *r = fs.cur;
+	struct counters *t = target();
 	int i;
 
-	fs.total.c.insns += s->n_insns;
-	fs.total.c.bytes += s->n_bytes;
-	if (r) {
-		r->ctr.c.insns += s->n_insns;
-		r->ctr.c.bytes += s->n_bytes;
-	}
+	t->c.insns += s->n_insns;
+	t->c.bytes += s->n_bytes;
 	run_footprint(ti, s);
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
-		struct model_ctr d = { 0 };
+		struct model_ctr *d = &t->m[i];
 
 		run_l1i(m, ti->blks + s->blk_first[m->g_line],
-			s->blk_n[m->g_line], taken, &d);
+			s->blk_n[m->g_line], taken, d);
 		run_uop(m, ti->blks + s->blk_first[m->g_win],
-			s->blk_n[m->g_win], taken, &d);
+			s->blk_n[m->g_win], taken, d);
 		run_itlb(m, ti->blks + s->blk_first[m->g_page],
-			 s->blk_n[m->g_page], &d);
-		add_model(&fs.total.m[i], &d);
-		if (r)
-			add_model(&r->ctr.m[i], &d);
+			 s->blk_n[m->g_page], d);
 	}
+}
+
+/* Whole-run totals: what ran outside regions plus every region. */
+void totals(struct counters *tot)
+{
+	u64 *x = (u64 *)tot;
+	size_t k, n = sizeof(*tot) / sizeof(u64);
+	u32 i;
+
+	*tot = fs.outside;
+	for (i = 0; i < fs.n_regions; i++) {
+		const u64 *y = (const u64 *)&fs.regions[i].ctr;
+
+		for (k = 0; k < n; k++)
+			x[k] += y[k];
+	}
+	/* distinct lines and bytes do not add up: counted separately */
+	tot->c.footprint_lines = fs.fp_lines;
+	tot->c.footprint_bytes = fs.fp_bytes;
 }
 
 /*
@@ -288,19 +305,16 @@ static void run_seg(const struct tb_info *ti, const struct seg *s, bool taken)
  */
 void tb_exec(unsigned int vcpu, void *udata)
 {
-	const struct tb_info *ti = udata;
+	struct tb_info *ti = udata;
 	bool taken = fs.have_prev && ti->vaddr != fs.next_pc;
 	u32 i;
 
-	if (taken) {
-		fs.total.c.taken_branches++;
-		if (fs.cur)
-			fs.cur->ctr.c.taken_branches++;
-	}
+	if (taken)
+		target()->c.taken_branches++;
 	fs.have_prev = true;
 	fs.next_pc = ti->end;
 	for (i = 0; i < ti->n_segs; i++) {
-		const struct seg *s = &ti->segs[i];
+		struct seg *s = &ti->segs[i];
 
 		if (s->action)
 			apply_marker(s->action);

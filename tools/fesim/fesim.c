@@ -8,6 +8,16 @@
 
 FESIM_EXPORT int qemu_plugin_version = FESIM_QEMU_PLUGIN_API;
 
+/*
+ * qemu_plugin_outs() only shows with `-d plugin`; a refusal to load must be
+ * seen without it, so errors also go to stderr.
+ */
+static void fesim_error(const char *msg)
+{
+	fputs(msg, stderr);
+	qemu_plugin_outs(msg);
+}
+
 static void usage(const char *why)
 {
 	char names[128], msg[1024];
@@ -22,7 +32,7 @@ static void usage(const char *why)
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
 		 "itlb4k_entries=, itlb4k_assoc=, itlb2m_entries=, "
 		 "itlb2m_assoc=)\n", why, names);
-	qemu_plugin_outs(msg);
+	fesim_error(msg);
 }
 
 static int add_models(char *list)
@@ -93,8 +103,8 @@ static int parse_args(int argc, char **argv)
 			over[n_over++] = argv[i];
 		} else {
 			usage("bad argument");
-			qemu_plugin_outs(argv[i]);
-			qemu_plugin_outs("\n");
+			fesim_error(argv[i]);
+			fesim_error("\n");
 			return -1;
 		}
 	}
@@ -114,16 +124,18 @@ static int parse_args(int argc, char **argv)
 
 static void summary(void)
 {
+	struct counters tot;
 	char buf[512];
 	int i;
 
+	totals(&tot);
 	snprintf(buf, sizeof(buf), "fesim: %llu insns, %u regions, "
 		 "footprint %llu bytes\n",
-		 (unsigned long long)fs.total.c.insns, fs.n_regions,
-		 (unsigned long long)fs.total.c.footprint_bytes);
+		 (unsigned long long)tot.c.insns, fs.n_regions,
+		 (unsigned long long)tot.c.footprint_bytes);
 	qemu_plugin_outs(buf);
 	for (i = 0; i < fs.n_models; i++) {
-		const struct model_ctr *m = &fs.total.m[i];
+		const struct model_ctr *m = &tot.m[i];
 
 		snprintf(buf, sizeof(buf), "fesim: %s: l1i %llu/%llu misses, "
 			 "uop %llu/%llu misses, itlb %llu/%llu misses\n",
@@ -145,7 +157,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 		return;
 	}
 	if (output_write(fs.out_path))
-		qemu_plugin_outs("fesim: cannot write the output file\n");
+		fesim_error("fesim: cannot write the output file\n");
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -162,17 +174,17 @@ FESIM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 {
 	if (info->version.cur < FESIM_QEMU_PLUGIN_API ||
 	    info->version.min > FESIM_QEMU_PLUGIN_API) {
-		qemu_plugin_outs("fesim: QEMU does not offer plugin API 1\n");
+		fesim_error("fesim: QEMU does not offer plugin API 1\n");
 		return -1;
 	}
 	if (strcmp(info->target_name, "x86_64")) {
-		qemu_plugin_outs("fesim: only x86_64 guests are modelled\n");
+		fesim_error("fesim: only x86_64 guests are modelled\n");
 		return -1;
 	}
 	/* One vCPU: the models are one core's front end and the run state
 	 * (current region, last line) is not shared between threads. */
 	if (info->system_emulation && info->system.smp_vcpus > 1) {
-		qemu_plugin_outs("fesim: needs -smp 1\n");
+		fesim_error("fesim: needs -smp 1\n");
 		return -1;
 	}
 	fs.system = info->system_emulation;

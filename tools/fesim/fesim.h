@@ -89,6 +89,7 @@ struct seg {
 	u32 n_bytes;
 	u32 blk_first[FESIM_MAX_GRAN], blk_n[FESIM_MAX_GRAN];
 	u32 fp_first, fp_n;
+	u32 fp_done;		/* footprint epoch this run was last counted */
 };
 
 /* Everything one TB execution does, worked out at translation time. */
@@ -121,7 +122,8 @@ struct fesim {
 	u64 next_pc;		/* fall-through address of the previous TB */
 	bool have_prev;
 	struct region *cur;	/* open region or NULL */
-	struct counters total;
+	struct counters outside;	/* code run outside any region */
+	u64 fp_lines, fp_bytes;		/* whole-run footprint */
 	struct region *regions;
 	u32 n_regions, cap_regions;
 	u32 *slot_occ;
@@ -145,6 +147,7 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
+void totals(struct counters *tot);
 int models_init(void);
 
 /* output.c */

@@ -73,6 +73,7 @@ static void put_header(FILE *f)
 
 static void put_all(FILE *f)
 {
+	struct counters tot;
 	u32 i;
 
 	put_header(f);
@@ -84,8 +85,9 @@ static void put_all(FILE *f)
 			r->closed ? "true" : "false");
 		put_counters(f, &r->ctr);
 	}
+	totals(&tot);
 	fputs("{\"type\":\"total\",", f);
-	put_counters(f, &fs.total);
+	put_counters(f, &tot);
 }
 
 /*

@@ -206,7 +206,7 @@ class SerialSource:
         try:
             if os.isatty(fd):
                 saved = termios.tcgetattr(fd)
-                tty.setraw(fd)
+                tty.setraw(fd, termios.TCSANOW)  # keep what is buffered
                 attrs = termios.tcgetattr(fd)
                 attrs[2] |= termios.CLOCAL | termios.CREAD
                 attrs[4] = attrs[5] = speed

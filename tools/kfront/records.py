@@ -326,7 +326,8 @@ class LogParser:
                 self._report("garbage", first,
                              f"{count}console text inside a run{what}: "
                              f"'{_short(block[0][1])}'", run, last)
-            elif panic:
+            elif panic and not (run and any(
+                    p.kind in ("panic", "panic_text") for p in run.problems)):
                 line = next(n for n, t in block if _PANIC_RE.search(t))
                 self._report("panic_text", line,
                              f"panic message on the console: "
@@ -368,7 +369,9 @@ class LogParser:
                          "without a suite_begin record: the start of this "
                          "run was lost", run)
         else:
-            self._flush_text(garbage=True, run=run)
+            # The kernel prints its panic report as text, then the panic
+            # record: that text is the crash report, not garbage.
+            self._flush_text(garbage=rec.type != "panic", run=run)
         self._add(run, rec)
 
     def _last_run(self) -> Run | None:

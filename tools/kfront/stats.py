@@ -233,13 +233,17 @@ def round_supported(value: float, uncertainty: float,
     when the samples did not vary. Returns (rounded value, decimals >= 0 to
     print); a value rounded to tens or more prints with 0 decimals.
     """
-    unc = max(abs(uncertainty), abs(resolution))
-    if unc == 0:
+    unc = abs(uncertainty)
+    res = abs(resolution)
+    if unc == 0 and res == 0:
         # Exact data: integers as they are, others to 6 significant digits.
         if float(value).is_integer():
             return float(value), 0
         unc = abs(value) * 1e-6 if value else 1e-6
-    dec = decimals_for(unc)
+    dec = decimals_for(unc) if unc > 0 else 99
+    if res > 0:
+        # Never more decimals than the smallest step the data can show.
+        dec = min(dec, -math.floor(math.log10(res) + 1e-9))
     return round(value, dec), max(dec, 0)
 
 
@@ -264,10 +268,12 @@ def format_interval(iv: Interval, resolution: float = 0.0) -> tuple[str, str,
 
 
 def format_percent(fraction: float, uncertainty: float | None = None) -> str:
-    """A fraction as a percentage with supported digits (default 2 sig.)."""
+    """A fraction as a percentage: with the digits `uncertainty` supports,
+    or else to two significant digits (a spread of a spread is rough)."""
     pct = fraction * 100.0
-    if uncertainty is None:
-        unc = abs(pct) / 10.0 if pct else 0.1
-    else:
-        unc = abs(uncertainty) * 100.0
-    return format_supported(pct, unc) + "%"
+    if pct == 0 or not math.isfinite(pct):
+        return f"{pct:g}%"
+    if uncertainty is not None:
+        return format_supported(pct, abs(uncertainty) * 100.0) + "%"
+    dec = max(0, 1 - math.floor(math.log10(abs(pct))))
+    return f"{pct:.{dec}f}%"

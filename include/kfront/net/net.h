@@ -69,6 +69,9 @@ struct net_config {
 struct net_stack {
 	u64 now;			/* virtual clock, milliseconds */
 	struct list_head timers;
+	struct list_head socks;		/* every live socket */
+	struct list_head sock_gc;	/* dead sockets, freed outside softirq */
+	u32 nr_socks;
 	struct net_device *dev;
 	struct neigh_table *arp;
 	struct inet_hashinfo *tcp_hash;

@@ -41,12 +41,15 @@ enum tcp_state {
 #define SOCK_HASHED	0x02
 #define SOCK_NODELAY	0x04	/* TCP: no Nagle */
 #define SOCK_BOUND	0x08
+#define SOCK_DEAD	0x10	/* freed at the next garbage collection */
 
 struct sock;
 
 /* Per-protocol socket operations, dispatched by the socket layer. */
 struct proto {
 	const char *name;
+	size_t obj_size;
+	int (*init)(struct sock *sk);
 	int (*bind)(struct sock *sk, const struct sockaddr_in *addr);
 	int (*listen)(struct sock *sk, u32 backlog);
 	int (*connect)(struct sock *sk, const struct sockaddr_in *addr);
@@ -61,6 +64,7 @@ struct proto {
 
 struct sock {
 	struct hlist_node hash_node;	/* lookup table membership */
+	struct hlist_node bind_node;	/* TCP: bound-port table */
 	struct list_head accept_node;	/* in the listener's accept queue */
 	struct list_head all_node;	/* every socket of the stack */
 	struct net_stack *net;
@@ -86,6 +90,7 @@ struct sock {
 	struct list_head accept_queue;
 	u32 max_backlog;
 	u32 accept_len;
+	u32 syn_pending;		/* children still in SYN_RECV */
 };
 
 struct tcp_sock {

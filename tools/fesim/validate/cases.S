@@ -55,6 +55,27 @@
 	 * more than the 3 a window may use, so it never hits the DSB */
 	LOOP_CASE fv_dsb_dense, 7, fv_dense
 
+	/* 8: markers in the middle of one TB: 3 insns before the region,
+	 * 7 in it (both markers included), 4 after; one region per pass */
+	.balign 64
+	.globl fv_split
+	.type fv_split, @function
+fv_split:
+1:	lea 1(%rax), %rax
+	lea 1(%rax), %rax
+	lea 1(%rax), %rax
+	FESIM_MARK FESIM_KIND_BEGIN, 8
+	.rept 5
+	lea 1(%rax), %rax
+	.endr
+	FESIM_MARK FESIM_KIND_END, 8
+	lea 1(%rax), %rax
+	lea 1(%rax), %rax
+	dec %rdi
+	jnz 1b
+	ret
+	.size fv_split, . - fv_split
+
 	BLOCK fv_block_32k, 32768
 	BLOCK fv_block_16k, 16384
 	BLOCK fv_block_64k, 65536

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The collector on every fixture log (faults at their exact lines, results
+still produced from the intact records), the pluggable input layer and the
+live serial reader (through a pseudo-terminal)."""
+
+import json
+import os
+import threading
+import tty
+import unittest
+from pathlib import Path
+
+from tests.py import FIXTURES
+from kfront import collect, results
+from kfront.records import make_line
+
+
+def manifest() -> dict:
+    with open(FIXTURES / "faults.json", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+class TestFixtures(unittest.TestCase):
+    def test_every_fault_at_its_line(self) -> None:
+        for name, expect in manifest().items():
+            with self.subTest(log=name):
+                got = collect.collect_file(FIXTURES / f"{name}.log")
+                self.assertEqual(sorted([p.kind, p.line]
+                                        for p in got.problems),
+                                 expect["problems"])
+                self.assertEqual([r.complete for r in got.runs],
+                                 expect["runs"])
+                self.assertEqual(got.complete, all(expect["runs"]))
+
+    def test_results_from_intact_records(self) -> None:
+        # 3 variants x 3 benchmarks; faulty logs lose exactly their records.
+        want = {"clean": [9], "flipped": [6], "dropped": [6],
+                "duplicated": [9], "two_boots": [9, 9],
+                "crash_reboot": [5, 9], "garbage": [8], "truncated": [6],
+                "digest_mismatch": [9], "sweep": [12]}
+        for name, counts in want.items():
+            with self.subTest(log=name):
+                got = collect.collect_file(FIXTURES / f"{name}.log")
+                built = [results.build_results(r, {}) for r in got.runs]
+                self.assertEqual([len(b["results"]) for b in built], counts)
+                for b in built:
+                    for e in b["results"]:
+                        self.assertIn("tsc", e["counters"])
+
+    def test_result_level_problems(self) -> None:
+        for name, expect in manifest().items():
+            with self.subTest(log=name):
+                got = collect.collect_file(FIXTURES / f"{name}.log")
+                seen = set()
+                for r in got.runs:
+                    b = results.build_results(r, {})
+                    seen |= {(p["kind"], p["line"]) for p in b["problems"]}
+                transport = {tuple(p) for p in expect["problems"]}
+                self.assertEqual(sorted(list(p) for p in seen - transport),
+                                 expect["result_problems"])
+
+    def test_clean_flags(self) -> None:
+        self.assertTrue(collect.collect_file(FIXTURES / "clean.log").clean)
+        dup = collect.collect_file(FIXTURES / "duplicated.log")
+        self.assertTrue(dup.complete)
+        self.assertFalse(dup.clean)
+
+    def test_missing_file(self) -> None:
+        with self.assertRaises(collect.CollectError):
+            collect.collect_file(FIXTURES / "no-such.log")
+
+
+class TestInputLayer(unittest.TestCase):
+    def test_split_lines_any_chunking(self) -> None:
+        data = (FIXTURES / "clean.log").read_bytes()
+        whole = list(collect.split_lines([data]))
+        bytewise = list(collect.split_lines(data[i:i + 1]
+                                            for i in range(len(data))))
+        self.assertEqual(whole, bytewise)
+        self.assertEqual(list(collect.split_lines([b"a\nb"])), [b"a", b"b"])
+
+    def test_collect_lines_accepts_str(self) -> None:
+        text = (FIXTURES / "clean.log").read_bytes().decode("utf-8",
+                                                           "replace")
+        got = collect.collect_lines(text.splitlines(), "mem")
+        self.assertTrue(got.complete)
+        self.assertEqual(got.source, "mem")
+
+    def test_pluggable_format(self) -> None:
+        """A new log format is one more SourceFormat (as LAVA will be)."""
+
+        class Prefixed:
+            def __init__(self, path: Path) -> None:
+                self.path, self.name = path, f"prefixed:{path}"
+
+            def lines(self):
+                for raw in self.path.read_bytes().split(b"\n"):
+                    yield raw[len(b"target: "):]
+
+        fmt = collect.SourceFormat("prefixed",
+                                   lambda head: head.startswith(b"target: "),
+                                   Prefixed)
+        path = Path(self.tmp) / "x.log"
+        body = b"\n".join(b"target: " + line for line in
+                          (FIXTURES / "clean.log").read_bytes().split(b"\n"))
+        path.write_bytes(body)
+        src = collect.open_source(path, [fmt] + collect.source_formats())
+        got = collect.collect_source(src)
+        self.assertTrue(got.complete)
+        self.assertTrue(got.source.startswith("prefixed:"))
+
+    def setUp(self) -> None:
+        import tempfile
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = self._tmp.name
+
+    def tearDown(self) -> None:
+        self._tmp.cleanup()
+
+
+class TestSerialDevice(unittest.TestCase):
+    def test_pty_until_suite_end(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)   # as a serial port is before anything is sent
+        device = os.ttyname(slave)
+        data = (FIXTURES / "clean.log").read_bytes()
+        extra = b"#KF1 0 00000000 after the end\r\n"
+
+        def writer() -> None:
+            for i in range(0, len(data), 700):
+                os.write(master, data[i:i + 700])
+            os.write(master, extra)
+
+        t = threading.Thread(target=writer)
+        t.start()
+        try:
+            import io
+            log = io.BytesIO()
+            got = collect.collect_device(device, 115200, timeout=20, log=log)
+        finally:
+            t.join()
+            os.close(master)
+            os.close(slave)
+        self.assertTrue(got.complete, [str(p) for p in got.problems])
+        self.assertEqual(got.notes, [])
+        self.assertEqual(len(got.runs), 1)
+        self.assertIn(b"suite_end", log.getvalue())
+
+    def test_timeout_without_suite_end(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        try:
+            os.write(master, make_line(0, {"t": "suite_begin"}).encode()
+                     + b"\r\n")
+            got = collect.collect_device(os.ttyname(slave), 9600,
+                                         timeout=0.5)
+        finally:
+            os.close(master)
+            os.close(slave)
+        self.assertFalse(got.complete)
+        self.assertTrue(got.notes)
+        self.assertEqual([p.kind for p in got.problems], ["incomplete"])
+
+    def test_bad_baud_and_device(self) -> None:
+        with self.assertRaises(ValueError):
+            collect.baud_constant(123)
+        with self.assertRaises(collect.CollectError):
+            collect.collect_device("/nonexistent/tty", 115200, timeout=0.1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The record parser: valid lines, bad CRC, malformed and truncated lines,
+missing sequence numbers, duplicates, garbage, boots and odd bytes."""
+
+import json
+import unittest
+import zlib
+
+from tests.py import ROOT  # noqa: F401  (puts tools/ on sys.path)
+from kfront import records
+from kfront.records import BadLine, Record, TextLine, make_line, parse_lines
+
+
+def begin(**extra: object) -> dict:
+    return dict({"t": "suite_begin", "kfront": "0.1.0", "machine": {}}, **extra)
+
+
+def res(bench: str = "calib.empty", variant: str = "O2") -> dict:
+    return {"t": "result", "bench": bench, "variant": variant, "iters": 10,
+            "samples": {"tsc": [10, 11, 12]}, "digest": "ab"}
+
+
+def end(n: int) -> dict:
+    return {"t": "suite_end", "records": n, "status": 0}
+
+
+def suite(n_results: int = 3) -> list[str]:
+    payloads = [begin()] + [res(variant=f"v{i}") for i in range(n_results)]
+    payloads.append(end(len(payloads)))
+    return [make_line(i, p) for i, p in enumerate(payloads)]
+
+
+def kinds(result: records.ParseResult) -> list[tuple[str, int]]:
+    return [(p.kind, p.line) for p in result.problems]
+
+
+class TestParseLine(unittest.TestCase):
+    def test_valid_line(self) -> None:
+        payload = '{"t":"suite_end","records":2,"status":0}'
+        crc = zlib.crc32(payload.encode()) & 0xFFFFFFFF
+        rec = records.parse_line(f"#KF1 2 {crc:08x} {payload}\r\n", 5)
+        self.assertIsInstance(rec, Record)
+        self.assertEqual((rec.seq, rec.type, rec.line), (2, "suite_end", 5))
+        self.assertEqual(rec.payload["records"], 2)
+
+    def test_known_crc(self) -> None:
+        # The CRC-32 check value, as in the kernel's own unit test.
+        line = b'#KF1 7 cbf43926 123456789'
+        bad = records.parse_line(line)
+        self.assertIsInstance(bad, BadLine)   # CRC fine, but not JSON
+        self.assertEqual(bad.kind, "malformed")
+
+    def test_bad_crc(self) -> None:
+        line = make_line(3, res()).replace('"O2"', '"O3"')
+        bad = records.parse_line(line)
+        self.assertEqual((bad.kind, bad.seq), ("bad_crc", 3))
+
+    def test_truncated(self) -> None:
+        line = make_line(4, res())
+        self.assertEqual(records.parse_line(line[:40]).kind, "truncated")
+        self.assertEqual(records.parse_line("#KF1 4").kind, "truncated")
+        self.assertEqual(records.parse_line("#KF1 4 0badcafe").kind,
+                         "truncated")
+
+    def test_malformed(self) -> None:
+        good = make_line(1, res())
+        self.assertEqual(records.parse_line(good.replace(" 1 ", " x1 ", 1))
+                         .kind, "malformed")
+        self.assertEqual(records.parse_line("#KF1 1 XYZ {}").kind,
+                         "malformed")
+        self.assertEqual(records.parse_line("#KF2 1 00000000 {}").kind,
+                         "malformed")
+        self.assertEqual(records.parse_line(make_line(1, "[1,2]")).kind,
+                         "malformed")
+        self.assertEqual(records.parse_line(make_line(1, '{"a":1}')).kind,
+                         "malformed")
+
+    def test_text_and_collision(self) -> None:
+        self.assertIsInstance(records.parse_line("GRUB loading"), TextLine)
+        self.assertTrue(records.parse_line("\x00\x00\r").blank)
+        hit = records.parse_line("oops " + make_line(5, res()))
+        self.assertEqual((hit.kind, hit.seq), ("garbage", 5))
+
+    def test_odd_bytes_never_raise(self) -> None:
+        for raw in (b"\xff\xfe\x00#KF1", b"#KF1 1 \xff\xff\xff\xff\xff\xff"
+                    b"\xff\xff {}", b"\x00" * 100, b"#KF1 " + b"9" * 5000,
+                    b"#KF1 1 00000000 " + b"{" * 200000):
+            self.assertIsNotNone(records.parse_line(raw))
+        long_line = b"#KF1 1 00000000 {" + b"x" * (records.MAX_LINE + 10)
+        self.assertEqual(records.parse_line(long_line).kind, "malformed")
+
+    def test_nul_padding_and_crlf(self) -> None:
+        line = b"\x00\x00" + make_line(0, begin()).encode() + b"\r\n"
+        self.assertIsInstance(records.parse_line(line), Record)
+
+
+class TestStream(unittest.TestCase):
+    def test_clean_run(self) -> None:
+        lines = ["GRUB", "booting"] + suite() + ["bye"]
+        r = parse_lines(lines)
+        self.assertEqual(r.problems, [])
+        self.assertEqual(len(r.runs), 1)
+        run = r.runs[0]
+        self.assertTrue(run.complete)
+        self.assertEqual((run.first_line, run.last_line), (3, 7))
+        self.assertEqual(len(run.of_type("result")), 3)
+
+    def test_missing_sequence_number(self) -> None:
+        lines = suite(4)
+        del lines[2]   # seq 2
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("gap", 3)])
+        self.assertFalse(r.runs[0].complete)
+        self.assertIn("seq 2", r.problems[0].message)
+
+    def test_duplicate_and_conflict(self) -> None:
+        lines = suite()
+        lines.insert(2, lines[1])                     # duplicate of seq 1
+        lines.insert(4, make_line(2, res("other")))   # conflict with seq 2
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("duplicate", 3), ("conflict", 5)])
+        self.assertFalse(r.runs[0].complete)          # conflict is an error
+
+    def test_duplicated_first_and_last_line(self) -> None:
+        lines = suite()
+        lines = [lines[0]] + lines + [lines[-1]]
+        r = parse_lines(lines)
+        self.assertEqual(len(r.runs), 1)
+        self.assertEqual(kinds(r), [("duplicate", 2), ("duplicate", 7)])
+        self.assertTrue(r.runs[0].complete)
+
+    def test_bad_crc_accounts_for_its_seq(self) -> None:
+        lines = suite()
+        lines[2] = lines[2].replace('"v1"', '"v9"')
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("bad_crc", 3)])   # no extra gap
+        self.assertFalse(r.runs[0].complete)
+
+    def test_garbage_only_inside_a_run(self) -> None:
+        lines = ["before"] + suite() + ["after"]
+        lines.insert(3, "[ 1.0] console chatter")
+        lines.insert(4, "more chatter")
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("garbage", 4)])
+        self.assertEqual(r.problems[0].end_line, 5)
+        self.assertTrue(r.runs[0].complete)
+
+    def test_truncated_end(self) -> None:
+        lines = suite()[:-1]
+        lines[-1] = lines[-1][:30]
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("incomplete", 4), ("truncated", 4)])
+        self.assertFalse(r.runs[0].complete)
+
+    def test_two_boots_and_crash(self) -> None:
+        first = suite()[:3]
+        lines = first + ["reset", "GRUB"] + suite()
+        r = parse_lines(lines)
+        self.assertEqual(len(r.runs), 2)
+        self.assertEqual(kinds(r), [("incomplete", 6)])
+        self.assertEqual([run.complete for run in r.runs], [False, True])
+
+    def test_panic_text_before_run_is_a_note(self) -> None:
+        lines = ["Kernel panic - not syncing"] + suite()
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("panic_text", 1)])
+        self.assertEqual(r.problems[0].severity, "note")
+        self.assertTrue(r.runs[0].complete)
+
+    def test_lost_suite_begin(self) -> None:
+        lines = suite()
+        lines[0] = lines[0][:25]
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("truncated", 1), ("no_begin", 2)])
+        self.assertFalse(r.runs[0].complete)
+
+    def test_suite_end_count_and_status(self) -> None:
+        lines = suite()
+        lines[-1] = make_line(4, {"t": "suite_end", "records": 3,
+                                  "status": 1})
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("count", 5), ("status", 5)])
+
+    def test_incremental_stop_flag(self) -> None:
+        parser = records.LogParser()
+        lines = suite()
+        for line in lines[:-1]:
+            parser.feed(line)
+            self.assertFalse(parser.last_run_ended)
+        parser.feed(lines[-1])
+        self.assertTrue(parser.last_run_ended)
+
+    def test_make_line_matches_format(self) -> None:
+        line = make_line(9, {"t": "x"})
+        prefix, seq, crc, payload = line.split(" ", 3)
+        self.assertEqual((prefix, seq), ("#KF1", "9"))
+        self.assertEqual(int(crc, 16), zlib.crc32(payload.encode()))
+        self.assertEqual(json.loads(payload), {"t": "x"})
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront collect`: serial captures (files or a live port) -> results.json
+and the reports, with every problem reported at its line.
+
+Exit status: 0 when every run is complete and nothing is wrong, 1 when a run
+is incomplete or any problem (bad CRC, gap, digest mismatch, ...) was found,
+2 for a usage or I/O error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from . import collect, report, results
+from .records import Run
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def default_outdir() -> Path:
+    return Path("results") / time.strftime("%Y%m%d-%H%M%S")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "collect", help="collect results from serial logs or a serial port",
+        description="Parse kfront result records from serial captures "
+        "(files, or a live port with --device), split boots into runs, "
+        "report every problem with its line number, and write "
+        "results.json and the reports. Exit status: 0 complete, "
+        "1 incomplete data or problems found, 2 usage or I/O error.")
+    p.add_argument("logs", nargs="*", type=Path, metavar="LOG",
+                   help="serial capture files")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="output folder (default results/<date>-<time>/); "
+                   "several runs go to DIR/run-<n>/")
+    p.add_argument("--device", metavar="DEV",
+                   help="read a live serial port (e.g. /dev/ttyUSB0) until "
+                   "the suite-end record")
+    p.add_argument("--baud", type=int, default=collect.DEFAULT_BAUD,
+                   help="baud rate for --device (default 115200)")
+    p.add_argument("--timeout", type=float,
+                   default=collect.DEFAULT_DEVICE_TIMEOUT, metavar="SECONDS",
+                   help="give up on --device after this long (default 600)")
+    p.add_argument("--context", choices=results.CONTEXTS,
+                   help="where the results were measured (default: from "
+                   "the log, else kernel)")
+    p.add_argument("--no-report", action="store_true",
+                   help="write results.json only")
+    p.set_defaults(func=run, needs_setup=False)
+
+
+def _error(msg: str) -> int:
+    print(f"kfront collect: error: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _gather(args: argparse.Namespace, outdir: Path
+            ) -> list[collect.CollectResult]:
+    if args.device:
+        outdir.mkdir(parents=True, exist_ok=True)
+        log_path = outdir / "serial.log"
+        print(f"kfront collect: reading {args.device} at {args.baud} baud "
+              f"(raw copy in {log_path}), up to {args.timeout:g} s",
+              file=sys.stderr)
+        with open(log_path, "wb") as log:
+            got = collect.collect_device(args.device, args.baud,
+                                         args.timeout, log)
+        got.source = str(log_path)
+        return [got]
+    return [collect.collect_file(path) for path in args.logs]
+
+
+def _print_problems(got: collect.CollectResult) -> None:
+    for p in got.problems:
+        print(f"{got.source}:{p.line}: {p.severity}: {p.kind}: {p.message}",
+              file=sys.stderr)
+    for note in got.notes:
+        print(f"{got.source}: note: {note}", file=sys.stderr)
+
+
+def _write(run: Run, source: str, outdir: Path, args: argparse.Namespace
+           ) -> dict:
+    extra = {"source": source}
+    if args.context:
+        extra["context"] = args.context
+    res = results.build_results(run, extra)
+    results.save(res, outdir / "results.json")
+    if not args.no_report:
+        report.write_all(res, outdir)
+    return res
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.logs and not args.device:
+        return _error("give at least one LOG file or --device DEV")
+    if args.logs and args.device:
+        return _error("give LOG files or --device, not both")
+    if args.device:
+        try:
+            collect.baud_constant(args.baud)
+        except ValueError as exc:
+            return _error(str(exc))
+    outdir = args.out or default_outdir()
+    try:
+        gathered = _gather(args, outdir)
+    except (collect.CollectError, OSError) as exc:
+        return _error(str(exc))
+    runs = [(got.source, r) for got in gathered for r in got.runs]
+    status = EXIT_OK
+    for got in gathered:
+        _print_problems(got)
+        if not got.runs:
+            print(f"{got.source}: no kfront records found", file=sys.stderr)
+            status = EXIT_PROBLEMS
+        elif not got.clean:
+            status = EXIT_PROBLEMS
+    color = sys.stdout.isatty()
+    try:
+        for n, (source, r) in enumerate(runs, 1):
+            where = outdir if len(runs) == 1 else outdir / f"run-{n}"
+            res = _write(r, source, where, args)
+            if any(p["severity"] != "note" for p in res["problems"]):
+                status = EXIT_PROBLEMS
+            state = "complete" if res["complete"] else "INCOMPLETE"
+            print(f"run {n}: {source} lines {r.first_line}-{r.last_line}, "
+                  f"{state}, {len(res['results'])} results -> {where}")
+            print(report.terminal_table(res, color))
+    except OSError as exc:
+        return _error(f"cannot write {outdir}: {exc.strerror or exc}")
+    return status

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront setup` and `kfront build`."""
+from __future__ import annotations
+
+import argparse
+
+from kfront import build
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser('setup', help='check and install the Debian packages kfront needs')
+    p.set_defaults(func=lambda args: 0, needs_setup=True, setup_verbose=True)
+    p = sub.add_parser('build', help='configure (once) and build into build/')
+    p.set_defaults(func=run_build)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    return 0 if build.build(quiet=False) else 1

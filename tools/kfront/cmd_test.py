@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront test`: every test of the project, one summary line at the end.
+
+Suites: native unit tests and validation tests registered with Meson
+(`meson test`), the host tool's Python tests (tests/py), the simulator's
+tests (tests/fesim) and the QEMU boot tests (tests/boot).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+import unittest
+from dataclasses import dataclass
+
+from kfront import build, paths
+
+PY_SUITES = ('py', 'fesim', 'boot')
+
+
+@dataclass
+class Tally:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+
+    def add(self, other: 'Tally') -> None:
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+
+    def line(self) -> str:
+        s = f'{self.passed} passed, {self.failed} failed'
+        return s + (f', {self.skipped} skipped' if self.skipped else '')
+
+
+def run_meson_tests() -> Tally:
+    """meson test, counted from its JSON log."""
+    res = subprocess.run(['meson', 'test', '-C', str(paths.BUILD), '--print-errorlogs',
+                          '--num-processes', '2'],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    tally = Tally()
+    log = paths.BUILD / 'meson-logs' / 'testlog.json'
+    for line in log.read_text().splitlines() if log.exists() else []:
+        result = json.loads(line).get('result', '')
+        if result in ('OK', 'EXPECTEDFAIL'):
+            tally.passed += 1
+        elif result == 'SKIP':
+            tally.skipped += 1
+        else:
+            tally.failed += 1
+    if res.returncode != 0 or tally.failed:
+        sys.stdout.write(res.stdout[-20000:])
+    if res.returncode != 0 and not tally.failed:
+        tally.failed += 1   # meson itself failed (e.g. a test did not build)
+    return tally
+
+
+class _CountingResult(unittest.TextTestResult):
+    pass
+
+
+def run_python_suite(name: str, verbose: bool) -> Tally:
+    start_dir = paths.ROOT / 'tests' / name
+    if not start_dir.is_dir():
+        return Tally()
+    loader = unittest.TestLoader()
+    suite = loader.discover(str(start_dir), pattern='test_*.py', top_level_dir=str(paths.ROOT))
+    runner = unittest.TextTestRunner(stream=sys.stdout, verbosity=2 if verbose else 1,
+                                     resultclass=_CountingResult)
+    result = runner.run(suite)
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    skipped = len(result.skipped)
+    return Tally(passed=result.testsRun - failed - skipped, failed=failed, skipped=skipped)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser('test', help='run every test; ends with "N passed, N failed"')
+    p.add_argument('--only', choices=('meson',) + PY_SUITES, action='append',
+                   help='run only these suites (repeatable)')
+    p.add_argument('-v', '--verbose', action='store_true')
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    only = set(args.only or ('meson',) + PY_SUITES)
+    total = Tally()
+    start = time.monotonic()
+    if not build.build():
+        print('0 passed, 1 failed')
+        return 1
+    # The tests import the tool's modules; make `tests.*` importable too.
+    sys.path.insert(0, str(paths.ROOT))
+    sys.path.insert(0, str(paths.ROOT / 'tools'))
+    if 'meson' in only:
+        print('== native tests (meson test)', flush=True)
+        t = run_meson_tests()
+        print(f'   meson: {t.line()}', flush=True)
+        total.add(t)
+    for name in PY_SUITES:
+        if name in only:
+            print(f'== tests/{name}', flush=True)
+            t = run_python_suite(name, args.verbose)
+            print(f'   {name}: {t.line()}', flush=True)
+            total.add(t)
+    print(f'kfront test: {time.monotonic() - start:.0f} s')
+    print(total.line())
+    return 0 if total.failed == 0 else 1

@@ -1,0 +1,181 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Two results.json side by side: two machines, two compilers, before/after.
+
+For every (benchmark, footprint, variant, group, counter) present in both,
+B's median per operation is divided by A's, with a 95% bootstrap interval
+over runs (independent resampling: the two sets of runs are unrelated), and
+each side's own ratio to its baseline variant is shown next to it. Counters
+measured on one side only are listed with the other side's reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import stats
+from .report import RED, RESET, Cell, bench_label, per_op_text, text_table
+from .results import counter_label
+
+
+@dataclass(frozen=True)
+class Row:
+    """One counter of one result, in A and in B."""
+
+    bench: str
+    variant: str
+    group: Any
+    counter: str
+    a: dict[str, Any]           # A's result entry
+    b: dict[str, Any]           # B's result entry
+    ratio: stats.Interval | None
+    ratio_value: float | None
+
+    @property
+    def significant(self) -> bool:
+        return self.ratio is not None and self.ratio.excludes_one
+
+    @property
+    def digest_differs(self) -> bool:
+        return self.a.get("digest") != self.b.get("digest")
+
+
+@dataclass
+class Comparison:
+    rows: list[Row]
+    only_a: list[str]
+    only_b: list[str]
+    notes: list[str]
+
+
+def _key(e: dict[str, Any]) -> tuple[Any, ...]:
+    return (e["bench"], e.get("footprint"), e["variant"], e.get("group"))
+
+
+def _ratio(a: dict[str, Any], b: dict[str, Any], counter: str
+           ) -> tuple[stats.Interval | None, float | None]:
+    ca, cb = a["counters"][counter], b["counters"][counter]
+    ma, mb = ca["per_op"]["median"], cb["per_op"]["median"]
+    if not ma:
+        return None, None
+    iv = None
+    if ca["samples"] and cb["samples"]:
+        iv = stats.bootstrap_ratio_ci(
+            stats.per_op(cb["samples"], b["iters"]),
+            stats.per_op(ca["samples"], a["iters"]),
+            seed=stats.seed_for("compare", *_key(a), counter), paired=False)
+    return iv, mb / ma
+
+
+def _notes(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    notes = []
+    for side, other, name in ((a, b, "A"), (b, a, "B")):
+        una = (side.get("counters") or {}).get("unavailable") or {}
+        measured = set((other.get("counters") or {}).get("measured") or [])
+        for counter in sorted(measured & set(una)):
+            notes.append(f"{counter} is unavailable in {name}: "
+                         f"{una[counter]}")
+    for field in ("context", "baseline"):
+        if a.get(field) != b.get(field):
+            notes.append(f"{field} differs: A {a.get(field)}, "
+                         f"B {b.get(field)}")
+    for side, name in ((a, "A"), (b, "B")):
+        if not side.get("complete", False):
+            notes.append(f"{name} is incomplete: see its problems list")
+    return notes
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
+    """Match the results of A and B and compute B/A for each counter."""
+    ia = {_key(e): e for e in a["results"]}
+    ib = {_key(e): e for e in b["results"]}
+    rows = []
+    for key, ea in ia.items():
+        eb = ib.get(key)
+        if eb is None:
+            continue
+        for counter in ea["counters"]:
+            if counter not in eb["counters"]:
+                continue
+            iv, value = _ratio(ea, eb, counter)
+            rows.append(Row(ea["bench"], ea["variant"], ea.get("group"),
+                            counter, ea, eb, iv, value))
+
+    def label(e: dict[str, Any]) -> str:
+        return f"{bench_label(e)} {e['variant']}"
+
+    return Comparison(rows, [label(e) for k, e in ia.items() if k not in ib],
+                      [label(e) for k, e in ib.items() if k not in ia],
+                      _notes(a, b))
+
+
+def _side(results: dict[str, Any]) -> str:
+    m = results.get("machine") or {}
+    vs = ", ".join(f"{v.get('name')}: {v.get('cc', '?')} {v.get('flags', '')}"
+                   .strip() for v in results.get("variants", []))
+    return (f"{results.get('source') or '?'}: {m.get('brand', '?')}, "
+            f"{results.get('context')}, git {results.get('git')}; {vs}")
+
+
+def _own_ratio(entry: dict[str, Any], counter: str) -> str:
+    r = entry["counters"][counter].get("ratio")
+    if r is None:
+        return "-"
+    if r.get("lo") is None:
+        return stats.format_supported(r["value"], r["value"] * 0.01)
+    iv = stats.Interval(r["value"], r["lo"], r["hi"], 0.95, 0, "")
+    return stats.format_interval(iv)[0]
+
+
+def _per_op(entry: dict[str, Any], counter: str) -> str:
+    return per_op_text(entry, entry["counters"][counter])[0]
+
+
+HEADERS = ["benchmark", "variant", "counter", "A/op", "B/op",
+           "B/A [95% CI]", "A vs base", "B vs base", "digest"]
+
+
+def table_rows(cmp: Comparison) -> list[list[Cell]]:
+    rows = []
+    for r in cmp.rows:
+        if r.ratio is not None:
+            v, lo, hi = stats.format_interval(r.ratio)
+            ratio = Cell(f"{v} [{lo}, {hi}]" + (" *" if r.significant
+                                                else ""))
+        elif r.ratio_value is not None:
+            ratio = Cell(stats.format_supported(r.ratio_value,
+                                                r.ratio_value * 0.01))
+        else:
+            ratio = Cell("n/a")
+        digest = Cell("differs", "bad") if r.digest_differs else Cell("same")
+        name = "TSC" if r.counter == "tsc" else r.counter
+        rows.append([Cell(bench_label(r.a)), Cell(r.variant), Cell(name),
+                     Cell(_per_op(r.a, r.counter), "num"),
+                     Cell(_per_op(r.b, r.counter), "num"), ratio,
+                     Cell(_own_ratio(r.a, r.counter), "num"),
+                     Cell(_own_ratio(r.b, r.counter), "num"), digest])
+    return rows
+
+
+def format_comparison(a: dict[str, Any], b: dict[str, Any],
+                      cmp: Comparison, color: bool) -> str:
+    """The comparison as a terminal table (red only when color is True)."""
+    out = [f"A = {_side(a)}", f"B = {_side(b)}", ""]
+    if any(r.counter == "tsc" for r in cmp.rows):
+        out.append(f"TSC = {counter_label('tsc')}")
+    out.append("B/A: ratio of medians per operation, * = 95% interval "
+               "excludes 1.0; 'vs base': each side's ratio to its baseline")
+    out += text_table(HEADERS, table_rows(cmp), color)
+    differs = [r for r in cmp.rows if r.digest_differs]
+    if differs:
+        seen = sorted({f"{bench_label(r.a)} {r.variant}" for r in differs})
+        msg = ("Verification digests differ between A and B for: "
+               + ", ".join(seen))
+        out += ["", f"{RED}{msg}{RESET}" if color else msg]
+    if cmp.only_a:
+        out += ["", "Only in A: " + ", ".join(cmp.only_a)]
+    if cmp.only_b:
+        out += ["", "Only in B: " + ", ".join(cmp.only_b)]
+    if cmp.notes:
+        out += [""] + [f"Note: {n}" for n in cmp.notes]
+    return "\n".join(out) + "\n"

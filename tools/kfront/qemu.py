@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot kfront.iso in QEMU, stream its serial output, map its exit status.
+
+Exit status convention (docs/boot.md): the kernel writes its status to
+isa-debug-exit and QEMU exits with (status << 1) | 1. A QEMU exit of 0
+means the kernel never reported (a reset, a shutdown, or QEMU's own
+error); a timeout kills QEMU and is reported as 124.
+"""
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+TIMEOUT_STATUS = 124
+OVMF_CANDIDATES = ('/usr/share/ovmf/OVMF.fd', '/usr/share/qemu/OVMF.fd')
+KERNEL_FIRST_LINE = b'kfront '
+
+
+@dataclass
+class BootConfig:
+    iso: Path
+    firmware: str = 'bios'          # bios | uefi
+    accel: str = 'tcg'              # tcg | kvm
+    timeout: float = 300.0
+    kernel_args: list[str] = field(default_factory=list)
+    memory_mb: int = 512
+    extra_qemu_args: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BootResult:
+    status: int | None              # the kernel's own exit status
+    qemu_rc: int
+    timed_out: bool
+    output: bytes
+    elapsed_s: float
+    first_line_s: float | None      # QEMU start to the kernel's first line
+    command: list[str]
+
+    @property
+    def text(self) -> str:
+        return self.output.decode('utf-8', errors='replace')
+
+    def exit_code(self) -> int:
+        """What `kfront boot` exits with."""
+        if self.timed_out:
+            return TIMEOUT_STATUS
+        if self.status is None:
+            return 125
+        return self.status
+
+
+def ovmf_firmware() -> str | None:
+    for path in OVMF_CANDIDATES:
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def qemu_command(cfg: BootConfig, cmdline_file: Path | None) -> list[str]:
+    qemu = shutil.which('qemu-system-x86_64') or 'qemu-system-x86_64'
+    cmd = [qemu, '-M', 'q35', '-m', str(cfg.memory_mb), '-smp', '1',
+           '-display', 'none', '-monitor', 'none', '-serial', 'stdio',
+           '-no-reboot',
+           '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
+           '-cdrom', str(cfg.iso), '-boot', 'd']
+    if cfg.accel == 'kvm':
+        cmd += ['-accel', 'kvm', '-cpu', 'host']
+    else:
+        cmd += ['-accel', 'tcg', '-cpu', 'max']
+    if cfg.firmware == 'uefi':
+        fw = ovmf_firmware()
+        if fw is None:
+            raise FileNotFoundError('UEFI boot needs OVMF (Debian package ovmf)')
+        cmd += ['-bios', fw]
+    if cmdline_file is not None:
+        # Extra kernel arguments travel through fw_cfg: the ISO and its
+        # GRUB menu stay the same for every boot (kernel/main.c).
+        cmd += ['-fw_cfg', f'name=opt/kfront/cmdline,file={cmdline_file}']
+    return cmd + cfg.extra_qemu_args
+
+
+def _status_from_rc(rc: int) -> int | None:
+    if rc > 0 and rc & 1:
+        return rc >> 1
+    return None
+
+
+def boot(cfg: BootConfig, log: Path | None = None,
+         on_output: Callable[[bytes], None] | None = None) -> BootResult:
+    """Run one boot to its end (or the timeout)."""
+    with tempfile.TemporaryDirectory(prefix='kfront-boot-') as tmp:
+        cmdline_file = None
+        if cfg.kernel_args:
+            cmdline_file = Path(tmp) / 'cmdline'
+            cmdline_file.write_text(' '.join(cfg.kernel_args))
+        cmd = qemu_command(cfg, cmdline_file)
+        return _run(cmd, cfg.timeout, log, on_output)
+
+
+def _run(cmd: list[str], timeout: float, log: Path | None,
+         on_output: Callable[[bytes], None] | None) -> BootResult:
+    start = time.monotonic()
+    out = bytearray()
+    first_line = None
+    timed_out = False
+    logf = open(log, 'wb') if log else None
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    try:
+        while True:
+            left = timeout - (time.monotonic() - start)
+            if left <= 0:
+                timed_out = True
+                break
+            if not sel.select(timeout=min(left, 0.5)):
+                if proc.poll() is not None:
+                    break
+                continue
+            chunk = os.read(proc.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            if first_line is None and KERNEL_FIRST_LINE in out + chunk:
+                first_line = time.monotonic() - start
+            out += chunk
+            if logf:
+                logf.write(chunk)
+                logf.flush()
+            if on_output:
+                on_output(chunk)
+    finally:
+        if timed_out or proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        rc = proc.wait()
+        sel.close()
+        if logf:
+            logf.close()
+    elapsed = time.monotonic() - start
+    return BootResult(status=None if timed_out else _status_from_rc(rc),
+                      qemu_rc=rc, timed_out=timed_out, output=bytes(out),
+                      elapsed_s=elapsed, first_line_s=first_line, command=cmd)

@@ -1,0 +1,525 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Reports from a results.json dict: Markdown, one self-contained HTML file
+with inline SVG charts, the charts as separate SVG files, and the terminal
+table.
+
+All four are rendered from one document model (sections of paragraphs,
+alerts, tables and charts) so they say the same thing. Numbers are printed
+with the digits their uncertainty supports (stats.format_supported), and
+counters the machine could not measure are shown with the reason, never as
+zero.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+from . import stats, svg
+from .results import counter_label, cost_counter
+
+RED = "\x1b[31;1m"
+RESET = "\x1b[0m"
+SIM_MISSES = "sim.l1i_misses"
+
+
+# -- document model ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    cls: str = ""       # "bad" (red), "sig" (interval excludes 1), "num"
+
+
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[Cell]]
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Alert:
+    text: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str           # file stem under charts/
+    title: str
+    drawing: svg.Svg
+
+
+Block = Union[str, Table, Alert, Chart]
+
+
+@dataclass
+class Section:
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+
+# -- formatting helpers ------------------------------------------------------
+
+def per_op_text(entry: dict[str, Any], counter: dict[str, Any]
+                ) -> tuple[str, str]:
+    """(median per op, its 95% interval) with supported digits."""
+    po = counter["per_op"]
+    res = 1.0 / entry["iters"]
+    ci = po.get("ci")
+    unc = (ci[1] - ci[0]) / 2.0 if ci else 0.0
+    if not ci and po.get("se"):
+        unc = 1.96 * po["se"]
+    value = stats.format_supported(po["median"], unc, res)
+    if not ci:
+        return value, "n/a"
+    lo = stats.format_supported(ci[0], unc, res)
+    hi = stats.format_supported(ci[1], unc, res)
+    return value, f"[{lo}, {hi}]"
+
+
+def spread_text(counter: dict[str, Any]) -> str:
+    """MAD relative to the median, as a percentage (2 significant digits)."""
+    po = counter["per_op"]
+    if not po["median"]:
+        return "n/a"
+    rel = po["mad"] / abs(po["median"])
+    return "±" + stats.format_percent(rel)
+
+
+def ratio_text(ratio: dict[str, Any] | None, is_base: bool) -> Cell:
+    if is_base:
+        return Cell("1 (baseline)")
+    if ratio is None:
+        return Cell("n/a")
+    if ratio.get("lo") is None:
+        value = stats.format_supported(ratio["value"], ratio["value"] * 0.01)
+        return Cell(f"{value} (no interval)")
+    iv = stats.Interval(ratio["value"], ratio["lo"], ratio["hi"],
+                        ratio.get("confidence") or 0.95, 0, "")
+    v, lo, hi = stats.format_interval(iv)
+    mark = " *" if ratio.get("excludes_one") else ""
+    return Cell(f"{v} [{lo}, {hi}]{mark}",
+                "sig" if ratio.get("excludes_one") else "")
+
+
+def bench_label(entry: dict[str, Any]) -> str:
+    fp = entry.get("footprint")
+    return entry["bench"] if fp is None else f"{entry['bench']} @{fp}"
+
+
+def _mismatched(results: dict[str, Any]) -> set[tuple[str, str]]:
+    """(bench label, variant) pairs whose digest differs from the reference."""
+    bad = set()
+    for m in results.get("digest_mismatches", []):
+        ref = m["digests"].get(m["reference"])
+        for variant, d in m["digests"].items():
+            if d != ref:
+                bad.add((m["bench"], variant))
+    return bad
+
+
+def _digest_key(entry: dict[str, Any]) -> str:
+    fp = entry.get("footprint")
+    return entry["bench"] if fp is None else f"{entry['bench']}@{fp}"
+
+
+def counters_in(results: dict[str, Any]) -> list[str]:
+    """Counters present in the results, cost counters first."""
+    order = ["cycles", "tsc", "instructions"]
+    names = {n for e in results["results"] for n in e["counters"]}
+    return [n for n in order if n in names] + sorted(names - set(order))
+
+
+def result_rows(results: dict[str, Any], counter: str
+                ) -> list[list[Cell]]:
+    """One row per result carrying `counter`: the core of every table."""
+    bad = _mismatched(results)
+    base = results.get("baseline")
+    rows = []
+    for e in results["results"]:
+        c = e["counters"].get(counter)
+        if c is None:
+            continue
+        median, ci = per_op_text(e, c)
+        digest_bad = (_digest_key(e), e["variant"]) in bad
+        rows.append([
+            Cell(bench_label(e)), Cell(e["variant"]),
+            Cell(median, "num"), Cell(ci, "num"), Cell(spread_text(c), "num"),
+            Cell(str(c["per_op"]["n"]), "num"),
+            ratio_text(c.get("ratio"), e["variant"] == base),
+            Cell(f"{e.get('digest')} MISMATCH" if digest_bad
+                 else str(e.get("digest")), "bad" if digest_bad else ""),
+        ])
+    return rows
+
+
+RESULT_HEADERS = ["benchmark", "variant", "median/op", "95% CI",
+                  "spread (MAD)", "runs", "ratio [95% CI]", "digest"]
+
+
+# -- sections ----------------------------------------------------------------
+
+def _machine_lines(results: dict[str, Any]) -> list[str]:
+    m = results.get("machine") or {}
+    tsc = m.get("tsc") or {}
+    pmu = m.get("pmu") or {}
+    out = [f"Machine: {m.get('brand', 'unknown')} ({m.get('vendor', '?')} "
+           f"family {m.get('family', '?')} model {m.get('model', '?')} "
+           f"stepping {m.get('stepping', '?')})"
+           + (f", hypervisor {m['hypervisor']}" if m.get("hypervisor")
+              else ", no hypervisor")]
+    if tsc:
+        hz = tsc.get("hz")
+        mhz = f"{hz / 1e6:.0f} MHz" if isinstance(hz, (int, float)) else "?"
+        out.append(f"TSC: {mhz} (from {tsc.get('source', '?')}), "
+                   f"{'invariant' if tsc.get('invariant') else 'not invariant'}")
+    if pmu:
+        out.append("PMU: " + (f"version {pmu.get('version')}, "
+                              f"{pmu.get('gp')} general-purpose and "
+                              f"{pmu.get('fixed')} fixed counters"
+                              if pmu.get("available")
+                              else f"unavailable: {pmu.get('reason', '?')}"))
+    cfg = results.get("config") or {}
+    out.append(f"Context: {results.get('context')}; kfront "
+               f"{results.get('kfront')} (git {results.get('git')}); "
+               f"runs {cfg.get('runs', '?')}, iterations per run "
+               f"{cfg.get('iters', '?')}, warm-up runs {cfg.get('warmup', '?')}")
+    return out
+
+
+def _counter_lines(results: dict[str, Any]) -> list[str]:
+    c = results.get("counters") or {}
+    measured = [counter_label(n) for n in c.get("measured", [])]
+    out = ["Measured: " + (", ".join(measured) or "none")]
+    by_reason: dict[str, list[str]] = {}
+    for name, reason in (c.get("unavailable") or {}).items():
+        by_reason.setdefault(reason, []).append(name)
+    for reason, names in by_reason.items():
+        out.append(f"Unavailable: {', '.join(names)}: {reason}")
+    return out
+
+
+def _alerts(results: dict[str, Any]) -> list[Block]:
+    blocks: list[Block] = []
+    for m in results.get("digest_mismatches", []):
+        parts = ", ".join(f"{v} {d}" for v, d in m["digests"].items())
+        blocks.append(Alert(f"Verification digests differ on {m['bench']} "
+                            f"({parts}): possible miscompilation; its "
+                            "figures do not compare like with like."))
+    if not results.get("complete", False):
+        n = sum(1 for p in results.get("problems", [])
+                if p["severity"] == "error")
+        blocks.append(Alert(f"Incomplete data: {n} error(s) in the "
+                            "collection (see Problems). Figures below come "
+                            "only from records that arrived intact."))
+    return blocks
+
+
+def _variant_table(results: dict[str, Any]) -> Table:
+    rows = [[Cell(str(v.get("name"))), Cell(str(v.get("cc", ""))),
+             Cell(str(v.get("flags", "")))]
+            for v in results.get("variants", [])]
+    return Table(["variant", "compiler", "flags"], rows)
+
+
+def build_document(results: dict[str, Any]) -> list[Section]:
+    head = Section("kfront report", _alerts(results))
+    head.blocks += _machine_lines(results) + _counter_lines(results)
+    head.blocks.append(_variant_table(results))
+    sections = [head]
+    base = results.get("baseline")
+    for counter in counters_in(results):
+        label = counter_label(counter)
+        sec = Section(f"{label} per operation")
+        sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
+                                f"Ratios are to {base}; * marks an "
+                                "interval that excludes 1.0."))
+        sections.append(sec)
+    charts = build_charts(results)
+    if charts:
+        sections.append(Section("Charts", list(charts)))
+    sections.append(_events_section(results))
+    sections.append(_problems_section(results))
+    sections.append(Section("Method", [
+        "Medians over runs, divided by the operations per run; spread is "
+        "the median absolute deviation relative to the median; intervals "
+        "are 95% percentile bootstrap intervals over runs (ratios: paired "
+        "by run when variants ran interleaved). Digits shown are those the "
+        "interval supports. See docs/statistics.md."]))
+    return sections
+
+
+def _events_section(results: dict[str, Any]) -> Section:
+    ev = results.get("events", [])
+    if not ev:
+        return Section("Errors and timeouts", ["None."])
+    rows = []
+    for e in ev:
+        what = e.get("msg") or e.get("name") or \
+            (f"budget {e['budget_ms']} ms" if "budget_ms" in e else "")
+        rows.append([Cell(str(e.get("line"))), Cell(e["type"], "bad"),
+                     Cell(str(e.get("bench", ""))),
+                     Cell(str(e.get("variant", ""))), Cell(str(what))])
+    return Section("Errors and timeouts", [Table(
+        ["line", "type", "benchmark", "variant", "detail"], rows)])
+
+
+def _problems_section(results: dict[str, Any]) -> Section:
+    probs = results.get("problems", [])
+    src = results.get("source") or "the log"
+    if not probs:
+        return Section("Problems", [f"None: every record of {src} arrived "
+                                    "intact and in order."])
+    rows = [[Cell(str(p["line"])), Cell(p["kind"], "bad" if p["severity"]
+                                        == "error" else ""),
+             Cell(p["severity"]), Cell(p["message"])] for p in probs]
+    return Section("Problems", [f"Line numbers refer to {src}.", Table(
+        ["line", "kind", "severity", "message"], rows)])
+
+
+# -- charts ------------------------------------------------------------------
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+
+
+def _bars(results: dict[str, Any], entries: list[dict[str, Any]],
+          counter: str) -> list[svg.Bar]:
+    names = [v.get("name") for v in results.get("variants", [])]
+    bars = []
+    for e in entries:
+        c = e["counters"].get(counter)
+        if c is None:
+            continue
+        value, _ = per_op_text(e, c)
+        ci = c["per_op"].get("ci")
+        idx = names.index(e["variant"]) if e["variant"] in names else 0
+        label = e["variant"] if len({x["group"] for x in entries}) <= 1 \
+            else f"{e['variant']} ({e['group']})"
+        bars.append(svg.Bar(label, c["per_op"]["median"],
+                            ci[0] if ci else None, ci[1] if ci else None,
+                            value, svg.colour(idx)))
+    return bars
+
+
+def bench_chart(results: dict[str, Any], bench: str,
+                entries: list[dict[str, Any]]) -> Chart | None:
+    cost = cost_counter({"results": entries})
+    panels = [(cost, counter_label(cost))] if cost else []
+    if any(SIM_MISSES in e["counters"] for e in entries):
+        panels.append((SIM_MISSES, counter_label(SIM_MISSES)))
+    if not panels:
+        return None
+    heights = [70 + 26 * len(_bars(results, entries, c)) for c, _ in panels]
+    drawing = svg.Svg(640, 20 + sum(heights), f"{bench}: cost per operation")
+    y = 10.0
+    for counter, label in panels:
+        bars = _bars(results, entries, counter)
+        y = svg.bar_panel(drawing, y, f"{bench}: {label} per operation",
+                          bars, f"{label} per operation (bar: median, "
+                          "whisker: 95% interval)")
+    return Chart(f"bench-{_safe(bench)}", f"{bench}", drawing)
+
+
+def sweep_chart(results: dict[str, Any], bench: str,
+                entries: list[dict[str, Any]], counter: str | None
+                ) -> Chart | None:
+    """One line per variant: `counter` per op against the footprint."""
+    if counter is None:
+        return None
+    names = [v.get("name") for v in results.get("variants", [])]
+    series: dict[str, list[tuple[float, float, float | None,
+                                 float | None]]] = {}
+    for e in entries:
+        c = e["counters"].get(counter)
+        if c is None or not isinstance(e["footprint"], (int, float)):
+            continue
+        ci = c["per_op"].get("ci")
+        series.setdefault(e["variant"], []).append(
+            (float(e["footprint"]), c["per_op"]["median"],
+             ci[0] if ci else None, ci[1] if ci else None))
+    if not series:
+        return None
+    lines = [svg.Series(v, pts, svg.colour(names.index(v) if v in names
+                                           else i))
+             for i, (v, pts) in enumerate(series.items())]
+    label = counter_label(counter)
+    drawing = svg.line_chart(f"{bench}: footprint sweep, {label}", lines,
+                             "hot code footprint (bytes, log scale)",
+                             f"{label} per op")
+    stem = "sweep-" + _safe(bench) + ("" if counter in ("tsc", "cycles")
+                                      else "-" + _safe(counter))
+    return Chart(stem, f"{bench} footprint sweep: {label}", drawing)
+
+
+def build_charts(results: dict[str, Any]) -> list[Chart]:
+    plain: dict[str, list[dict[str, Any]]] = {}
+    swept: dict[str, list[dict[str, Any]]] = {}
+    for e in results["results"]:
+        target = plain if e.get("footprint") is None else swept
+        target.setdefault(e["bench"], []).append(e)
+    charts = [bench_chart(results, b, es) for b, es in plain.items()]
+    for b, es in swept.items():
+        charts.append(sweep_chart(results, b, es,
+                                  cost_counter({"results": es})))
+        charts.append(sweep_chart(results, b, es, SIM_MISSES))
+    return [c for c in charts if c is not None]
+
+
+# -- renderers ---------------------------------------------------------------
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(sections: list[Section]) -> str:
+    out: list[str] = []
+    for i, sec in enumerate(sections):
+        out.append(("# " if i == 0 else "## ") + sec.title)
+        out.append("")
+        for block in sec.blocks:
+            if isinstance(block, Alert):
+                out += [f"> **Warning: {block.text}**", ""]
+            elif isinstance(block, Table):
+                out.append("| " + " | ".join(block.headers) + " |")
+                out.append("|" + "|".join("---" for _ in block.headers) + "|")
+                for row in block.rows:
+                    cells = [f"**{c.text}**" if c.cls == "bad" else c.text
+                             for c in row]
+                    out.append("| " + " | ".join(map(_md_cell, cells)) + " |")
+                out += ([""] + [block.caption] if block.caption else []) + [""]
+            elif isinstance(block, Chart):
+                out += [f"![{block.title}](charts/{block.name}.svg)", ""]
+            else:
+                out += [block, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+CSS = """
+body{font-family:sans-serif;max-width:72em;margin:1em auto;padding:0 1em;
+color:#222}
+table{border-collapse:collapse;margin:.5em 0}
+th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.bad{color:#c00;font-weight:bold}
+td.sig{font-weight:bold}
+.alert{border:2px solid #c00;color:#c00;background:#fff3f3;padding:.5em;
+margin:.5em 0;font-weight:bold}
+figure{margin:1em 0}
+caption{caption-side:bottom;text-align:left;font-size:90%;color:#555}
+"""
+
+
+def render_html(sections: list[Section], title: str) -> str:
+    out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset="
+           "\"utf-8\">", f"<title>{html.escape(title)}</title>",
+           f"<style>{CSS}</style></head><body>"]
+    for i, sec in enumerate(sections):
+        tag = "h1" if i == 0 else "h2"
+        out.append(f"<{tag}>{html.escape(sec.title)}</{tag}>")
+        for block in sec.blocks:
+            if isinstance(block, Alert):
+                out.append(f"<div class=\"alert\">{html.escape(block.text)}"
+                           "</div>")
+            elif isinstance(block, Table):
+                out.append(_html_table(block))
+            elif isinstance(block, Chart):
+                out.append(f"<figure>{block.drawing.render(False)}"
+                           f"<figcaption>{html.escape(block.title)}"
+                           "</figcaption></figure>")
+            else:
+                out.append(f"<p>{html.escape(block)}</p>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def _html_table(t: Table) -> str:
+    rows = ["<table>"]
+    if t.caption:
+        rows.append(f"<caption>{html.escape(t.caption)}</caption>")
+    rows.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>"
+                                 for h in t.headers) + "</tr>")
+    for row in t.rows:
+        rows.append("<tr>" + "".join(
+            (f"<td class=\"{c.cls}\">" if c.cls else "<td>")
+            + html.escape(c.text) + "</td>" for c in row) + "</tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def write_all(results: dict[str, Any], outdir: Path) -> list[Path]:
+    """Write report.md, report.html and charts/*.svg; return their paths."""
+    outdir = Path(outdir)
+    sections = build_document(results)
+    charts = [b for s in sections for b in s.blocks if isinstance(b, Chart)]
+    written = []
+    if charts:
+        (outdir / "charts").mkdir(parents=True, exist_ok=True)
+    else:
+        outdir.mkdir(parents=True, exist_ok=True)
+    md = outdir / "report.md"
+    md.write_text(render_markdown(sections), encoding="utf-8")
+    written.append(md)
+    page = outdir / "report.html"
+    title = f"kfront report: {results.get('source') or 'results'}"
+    page.write_text(render_html(sections, title), encoding="utf-8")
+    written.append(page)
+    for chart in charts:
+        path = outdir / "charts" / f"{chart.name}.svg"
+        path.write_text(chart.drawing.render(True), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# -- terminal ----------------------------------------------------------------
+
+def text_table(headers: list[str], rows: list[list[Cell]], color: bool
+            ) -> list[str]:
+    widths = [max([len(h)] + [len(r[i].text) for r in rows])
+              for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        cells = []
+        for c, w in zip(row, widths):
+            text = c.text.rjust(w) if c.cls == "num" else c.text.ljust(w)
+            if color and c.cls == "bad":
+                text = f"{RED}{text}{RESET}"
+            cells.append(text)
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def terminal_table(results: dict[str, Any], color: bool) -> str:
+    """The comparison table for a terminal; red only when color is True."""
+    out: list[str] = []
+    for block in _alerts(results):
+        if isinstance(block, Alert):
+            out.append(f"{RED}{block.text}{RESET}" if color and "digest" in
+                       block.text else block.text)
+    for counter in counters_in(results):
+        out.append("")
+        out.append(f"{counter_label(counter)} per operation "
+                   f"(ratio to {results.get('baseline')}, * = interval "
+                   "excludes 1.0)")
+        out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
+    unavailable = (results.get("counters") or {}).get("unavailable") or {}
+    if unavailable:
+        reasons = sorted(set(unavailable.values()))
+        out.append("")
+        out.append(f"Unavailable: {', '.join(unavailable)}: "
+                   + "; ".join(reasons))
+    probs = [p for p in results.get("problems", [])
+             if p["severity"] != "note"]
+    if probs:
+        out.append("")
+        out.append(f"{len(probs)} problem(s) in the collection:")
+        out += [f"  line {p['line']}: {p['kind']}: {p['message']}"
+                for p in probs[:20]]
+        if len(probs) > 20:
+            out.append(f"  ... and {len(probs) - 20} more (see report.md)")
+    return "\n".join(out).lstrip("\n") + "\n"
