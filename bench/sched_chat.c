@@ -281,7 +281,7 @@ static void chat_teardown(struct bench_ctx *ctx)
 
 static int chat_spawn(struct chat *c, struct chat_member *m)
 {
-	char name[TASK_COMM_LEN];
+	char name[32];		/* kthread_create() keeps TASK_COMM_LEN */
 	struct task *tx, *rx;
 
 	snprintf(name, sizeof(name), "chat/%u.%u/tx", m->room, m->id);

@@ -169,7 +169,7 @@ static void ctxsw_teardown(struct bench_ctx *ctx)
 static int ctxsw_setup(struct bench_ctx *ctx)
 {
 	struct ctxsw *c = kzalloc(sizeof(*c));
-	char name[TASK_COMM_LEN];
+	char name[32];		/* kthread_create() keeps TASK_COMM_LEN */
 	u32 i;
 
 	if (unlikely(!c))

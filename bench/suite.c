@@ -1,20 +1,72 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Suite runner: describes the machine, runs the selected benchmarks. */
+/* Suite runner: describes the machine and the variants, then runs every
+ * selected benchmark (and footprint point) across the selected variants. */
+#include <kfront/cmdline.h>
+#include <kfront/counters.h>
 #include <kfront/exit.h>
+#include <kfront/harness.h>
 #include <kfront/printk.h>
 #include <kfront/record.h>
+#include <kfront/select.h>
 #include <kfront/string.h>
 #include <kfront/suite.h>
 #include <kfront/version.h>
 
+#define MAX_FOOTPRINTS	16
+
+struct suite {
+	const struct cmdline *cl;
+	struct harness_config cfg;
+	const char *bench_sel;
+	const char *variant_sel;
+	const struct variant_desc *variants[HARNESS_MAX_VARIANTS];
+	int nvariants;
+	u32 footprints[MAX_FOOTPRINTS];
+	int nfootprints;
+};
+
 static struct record rec;
 
-static void emit_suite_begin(const struct cmdline *cl)
+static void emit_variants(void)
+{
+	rec_arr_begin(&rec, "variants");
+	for (u32 i = 0; i < kfront_nvariants; i++) {
+		const struct variant_desc *v = kfront_variants[i];
+
+		rec_obj_begin(&rec, NULL);
+		rec_str(&rec, "name", v->name);
+		rec_str(&rec, "cc", v->cc);
+		rec_str(&rec, "flags", v->flags);
+		rec_u64(&rec, "text_bytes", (u64)((const char *)v->text_end -
+						  (const char *)v->text_start));
+		rec_hex(&rec, "text_start", (u64)v->text_start);
+		rec_obj_end(&rec);
+	}
+	rec_arr_end(&rec);
+}
+
+static void emit_suite_begin(const struct suite *s)
 {
 	rec_begin(&rec, "suite_begin");
 	rec_str(&rec, "kfront", KFRONT_VERSION);
 	rec_str(&rec, "git", KFRONT_GIT);
-	rec_str(&rec, "cmdline", cl->text);
+	rec_str(&rec, "cmdline", s->cl->text);
+	counters_describe(&rec);
+	emit_variants();
+	rec_obj_begin(&rec, "config");
+	rec_u64(&rec, "runs", s->cfg.runs);
+	rec_u64(&rec, "warmup", s->cfg.warmup);
+	rec_u64(&rec, "iters", s->cfg.iters);
+	rec_bool(&rec, "quick", s->cfg.quick);
+	rec_str(&rec, "method", s->cfg.method == METHOD_DIFF ? "diff" : "overhead");
+	rec_u64(&rec, "budget_ms", s->cfg.budget_ms);
+	rec_str(&rec, "bench", s->bench_sel);
+	rec_str(&rec, "variant", s->variant_sel);
+	rec_arr_begin(&rec, "footprint");
+	for (int i = 0; i < s->nfootprints; i++)
+		rec_arr_u64(&rec, s->footprints[i]);
+	rec_arr_end(&rec);
+	rec_obj_end(&rec);
 	rec_emit(&rec);
 }
 
@@ -23,16 +75,118 @@ static void emit_suite_end(int status)
 	rec_begin(&rec, "suite_end");
 	rec_u64(&rec, "records", rec_count());
 	rec_u64(&rec, "status", (u64)status);
+	rec_u64(&rec, "regions", harness_region_count());
 	rec_emit(&rec);
+}
+
+/* Configuration from the command line; 0 or EXIT_USAGE with a message. */
+static int configure(struct suite *s, const struct cmdline *cl)
+{
+	bool quick = cmdline_flag(cl, "quick");
+
+	s->cl = cl;
+	s->cfg.quick = quick;
+	s->cfg.runs = (u32)cmdline_uint(cl, "runs", quick ? 7 : 21);
+	s->cfg.warmup = (u32)cmdline_uint(cl, "warmup", quick ? 1 : 3);
+	s->cfg.iters = (u32)cmdline_uint(cl, "iters", 0);
+	s->cfg.method = (enum harness_method)cmdline_uint(cl, "method", METHOD_OVERHEAD);
+	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms", quick ? 30000 : 120000);
+	s->bench_sel = cmdline_str(cl, "bench", "*");
+	s->variant_sel = cmdline_str(cl, "variant", "*");
+	if (s->cfg.runs > HARNESS_MAX_RUNS) {
+		printk("kfront: error: runs=%u is more than the harness keeps (%d)\n",
+		       s->cfg.runs, HARNESS_MAX_RUNS);
+		return EXIT_USAGE;
+	}
+	s->nfootprints = parse_u32_list(cmdline_str(cl, "footprint", "0"),
+					s->footprints, MAX_FOOTPRINTS);
+	if (s->nfootprints < 0) {
+		printk("kfront: error: footprint= takes up to %d comma-separated "
+		       "numbers, e.g. footprint=0,16,64\n", MAX_FOOTPRINTS);
+		return EXIT_USAGE;
+	}
+	for (u32 i = 0; i < kfront_nvariants; i++) {
+		if (!select_match(s->variant_sel, kfront_variants[i]->name))
+			continue;
+		if (s->nvariants == HARNESS_MAX_VARIANTS) {
+			printk("kfront: error: more than %d variants selected\n",
+			       HARNESS_MAX_VARIANTS);
+			return EXIT_USAGE;
+		}
+		s->variants[s->nvariants++] = kfront_variants[i];
+	}
+	if (!s->nvariants) {
+		printk("kfront: error: variant=%s matches none of:", s->variant_sel);
+		for (u32 i = 0; i < kfront_nvariants; i++)
+			printk(" %s", kfront_variants[i]->name);
+		printk("\n");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static bool bench_selected(const struct suite *s, const char *name)
+{
+	return select_match(s->bench_sel, name);
+}
+
+static int count_benches(const struct suite *s)
+{
+	const struct variant_desc *v0 = s->variants[0];
+	int n = 0;
+
+	for (u32 b = 0; b < v0->nbenches; b++)
+		n += bench_selected(s, v0->benches[b]->name);
+	return n;
+}
+
+/* Run benchmark index b over every footprint point it honours. */
+static int run_bench(struct suite *s, u32 b, int pos, int total)
+{
+	struct harness_job job = { .nvariants = s->nvariants };
+	const struct bench_desc *bd = s->variants[0]->benches[b];
+	bool sweep = bd->flags & BENCH_F_FOOTPRINT;
+	int failed = 0;
+
+	for (int v = 0; v < s->nvariants; v++) {
+		job.variant[v] = s->variants[v];
+		job.bench[v] = s->variants[v]->benches[b];
+	}
+	for (int f = 0; f < (sweep ? s->nfootprints : 1); f++) {
+		s->cfg.has_footprint = sweep;
+		s->cfg.footprint = sweep ? s->footprints[f] : 0;
+		if (sweep)
+			printk("kfront: [%d/%d] %s footprint=%u\n", pos, total,
+			       bd->name, s->cfg.footprint);
+		else
+			printk("kfront: [%d/%d] %s\n", pos, total, bd->name);
+		failed += harness_run(&job, &s->cfg);
+	}
+	return failed;
 }
 
 int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 {
-	const char *bench = cmdline_str(cl, "bench", "*");
+	static struct suite s;
+	int status, total, pos = 0, failed = 0;
 
-	emit_suite_begin(cl);
-	if (strcmp(bench, "none"))
-		printk("kfront: no benchmarks yet\n");
-	emit_suite_end(EXIT_OK);
-	return EXIT_OK;
+	status = configure(&s, cl);
+	if (status)
+		return status;
+	counters_init();
+	emit_suite_begin(&s);
+	if (!strcmp(s.bench_sel, "none")) {
+		emit_suite_end(EXIT_OK);
+		return EXIT_OK;
+	}
+	total = count_benches(&s);
+	if (!total)
+		printk("kfront: warning: bench=%s matches no benchmark\n", s.bench_sel);
+	for (u32 b = 0; b < s.variants[0]->nbenches; b++) {
+		if (bench_selected(&s, s.variants[0]->benches[b]->name))
+			failed += run_bench(&s, b, ++pos, total);
+	}
+	status = failed ? EXIT_BENCH_FAILED : EXIT_OK;
+	emit_suite_end(status);
+	return status;
 }

@@ -125,6 +125,34 @@ void rec_bool(struct record *r, const char *key, bool val)
 	put_raw(r, val ? "true" : "false", val ? 4 : 5);
 }
 
+void rec_ratio3(struct record *r, const char *key, u64 num, u64 den)
+{
+	char tmp[48];
+	u64 whole, milli;
+
+	if (!den) {
+		member(r, key);
+		put_raw(r, "null", 4);
+		return;
+	}
+	whole = num / den;
+	/* Rounded thousandths of the remainder. Without libgcc there is no
+	 * 128-bit division: scale the remainder down when it could overflow
+	 * (only for denominators above 2^53, far beyond any iteration count). */
+	if (den < (1ULL << 53))
+		milli = ((num % den) * 1000 + den / 2) / den;
+	else
+		milli = ((num % den) / 1024 * 1000 + den / 2048) / (den / 1024);
+	if (milli == 1000) {
+		whole++;
+		milli = 0;
+	}
+	member(r, key);
+	put_raw(r, tmp, (size_t)snprintf(tmp, sizeof(tmp), "%llu.%03llu",
+					 (unsigned long long)whole,
+					 (unsigned long long)milli));
+}
+
 void rec_obj_begin(struct record *r, const char *key)
 {
 	nest_open(r, key, '{');

@@ -2,7 +2,10 @@
 /* Intel architectural performance monitoring (Intel SDM vol. 3B ch. 20):
  * IA32_PERFEVTSELx/IA32_PMCx, fixed counters 0 (instructions) and 1
  * (core cycles) under IA32_FIXED_CTR_CTRL, IA32_PERF_GLOBAL_CTRL from
- * version 2, and MSR_PEBS_FRONTEND for FRONTEND_RETIRED.* events. */
+ * version 2, and MSR_PEBS_FRONTEND for FRONTEND_RETIRED.* events.
+ * Counters are only ever written with 0, so the legacy IA32_PMCx
+ * addresses (writes sign-extend from bit 31) do; the full-width aliases
+ * at 0x4c1 that IA32_PERF_CAPABILITIES (PDCM) advertises are not used. */
 #include <asm/pmu.h>
 #include <kfront/compiler.h>
 #include <kfront/errno.h>

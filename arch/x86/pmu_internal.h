@@ -20,6 +20,9 @@ struct pmu_plan {
 int pmu_intel_probe(struct pmu *p, struct pmu_plan *plan);
 int pmu_amd_probe(struct pmu *p, struct pmu_plan *plan);
 
+/* Fill p->groups from the plan (pmu_groups.c); missing ones noted. */
+void pmu_build_groups(struct pmu *p, const struct pmu_plan *pl);
+
 /* Shared helpers (pmu.c). */
 void pmu_set_missing(struct pmu *p, int id, const char *why);
 void pmu_plan_model_events(struct pmu *p, struct pmu_plan *plan);

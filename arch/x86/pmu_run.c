@@ -80,16 +80,17 @@ int pmu_start_group(struct pmu *p, int g)
 int pmu_read(struct pmu *p, u64 *vals)
 {
 	const struct pmu_group *grp;
+	u32 ecx;
 	int i;
 
 	if (p->active < 0 || !(grp = group_get(p, p->active)))
 		return -ENODEV;
 	for (i = 0; i < grp->nr; i++) {
-		if (unlikely(p->ops->rdpmc(p->ops->ctx, grp->slot[i].rdpmc_ecx,
-					   &vals[i]))) {
+		ecx = grp->slot[i].rdpmc_ecx;
+		if (unlikely(p->ops->rdpmc(p->ops->ctx, ecx, &vals[i]))) {
 			snprintf(p->error, sizeof(p->error),
-				 "rdpmc of counter 0x%x raised %s",
-				 grp->slot[i].rdpmc_ecx, msr_fault_name(p->ops));
+				 "rdpmc of counter 0x%x raised %s", ecx,
+				 msr_fault_name(p->ops));
 			return -EFAULT;
 		}
 	}

@@ -22,6 +22,7 @@ struct bench_ctx {
 struct bench_desc {
 	const char *name;	/* "net.tcp_rr": group.name, matched by bench= */
 	const char *op;		/* what one operation is: "transaction" */
+	u32 flags;		/* BENCH_F_* */
 	u32 default_iters;	/* operations per run for a full suite */
 	u32 quick_iters;	/* operations per run for --quick */
 	/* Allocate state, connect sockets, start threads. 0 or -errno. */
@@ -31,6 +32,9 @@ struct bench_desc {
 	int (*run)(struct bench_ctx *ctx, u64 iters);
 	void (*teardown)(struct bench_ctx *ctx);
 };
+
+/* The benchmark honours ctx->footprint: the suite sweeps footprint=. */
+#define BENCH_F_FOOTPRINT	(1u << 0)
 
 /* Fold a value into a verification digest (FNV-1a over 64-bit words). */
 static inline u64 bench_digest_fold(u64 digest, u64 v)

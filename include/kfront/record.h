@@ -24,6 +24,8 @@ void rec_u64(struct record *r, const char *key, u64 val);
 void rec_s64(struct record *r, const char *key, s64 val);
 void rec_hex(struct record *r, const char *key, u64 val);
 void rec_bool(struct record *r, const char *key, bool val);
+/* num / den as a JSON number with three decimals (no FPU needed). */
+void rec_ratio3(struct record *r, const char *key, u64 num, u64 den);
 void rec_obj_begin(struct record *r, const char *key);	/* key NULL in arrays */
 void rec_obj_end(struct record *r);
 void rec_arr_begin(struct record *r, const char *key);

@@ -68,7 +68,8 @@ static inline bool timer_pending(const struct timer_list *timer)
 void timer_wheel_init(struct timer_wheel *wheel, u32 now);
 void timer_setup(struct timer_list *timer,
 		 void (*function)(struct timer_list *timer));
-void timer_add(struct timer_wheel *wheel, struct timer_list *timer, u32 expires);
+void timer_add(struct timer_wheel *wheel, struct timer_list *timer,
+	       u32 expires);
 int timer_del(struct timer_wheel *wheel, struct timer_list *timer);
 /* Fire every timer that expires at or before tick 'until'; returns how many. */
 unsigned int timer_wheel_run(struct timer_wheel *wheel, u32 until);
@@ -245,7 +246,8 @@ void wake_up_new_task(struct task *p);
 void __noreturn kthread_exit(void);
 
 void schedule(void);
-void sched_yield(void);
+/* Give up the CPU to the next task in line, even if we are leftmost. */
+void yield(void);
 int wake_up_process(struct task *p);
 int try_to_wake_up(struct task *p, unsigned int state, int wake_flags);
 void set_user_nice(struct task *p, int nice);

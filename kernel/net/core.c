@@ -95,6 +95,8 @@ void net_softirq(struct net_stack *net)
 	while (dev->napi_scheduled && rounds++ < SOFTIRQ_ROUNDS)
 		dev->ops->ndo_poll(dev, NAPI_BUDGET);
 	net->in_softirq = false;
+	/* Nothing below us holds a socket the protocols killed. */
+	sk_gc(net);
 }
 
 void net_clock_advance(struct net_stack *net, u64 ms)
@@ -127,6 +129,8 @@ struct net_stack *net_stack_create(const struct net_config *cfg)
 	if (!net)
 		return NULL;
 	INIT_LIST_HEAD(&net->timers);
+	INIT_LIST_HEAD(&net->socks);
+	INIT_LIST_HEAD(&net->sock_gc);
 	skb_cache_init(net);
 	net->isn_secret = 0x5eed1234;
 	net->ip_id = 1;

@@ -10,11 +10,6 @@ static inline bool ether_addr_equal(const u8 *a, const u8 *b)
 	return !memcmp(a, b, ETH_ALEN);
 }
 
-static inline bool is_multicast_ether_addr(const u8 *a)
-{
-	return a[0] & 1;
-}
-
 static inline bool is_broadcast_ether_addr(const u8 *a)
 {
 	return (a[0] & a[1] & a[2] & a[3] & a[4] & a[5]) == 0xff;

@@ -13,6 +13,10 @@
 #include <kfront/net/skbuff.h>
 #include <kfront/net/sock.h>
 
+#ifndef EPIPE
+#define EPIPE		32	/* not yet in <kfront/errno.h> */
+#endif
+
 #define MAX_HEADER	128	/* headroom for TCP/IP/Ethernet headers */
 #define IP_DEFAULT_TTL	64
 
@@ -187,6 +191,7 @@ u32 tcp_new_isn(struct net_stack *net, be32 saddr, be16 sport, be32 daddr,
 struct sock *sk_alloc(struct net_stack *net, const struct proto *prot,
 		      size_t size, int type);
 void sk_free(struct sock *sk);
+void sk_gc(struct net_stack *net);
 void sk_wake_data(struct sock *sk);
 void sk_wake_state(struct sock *sk);
 

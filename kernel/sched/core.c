@@ -138,7 +138,7 @@ int wake_up_process(struct task *p)
 	return try_to_wake_up(p, TASK_NORMAL, 0);
 }
 
-void sched_yield(void)
+void yield(void)
 {
 	struct rq *rq = current->rq;
 

@@ -159,7 +159,7 @@ void sched_leave(struct rq *rq)
 int sched_harness_settle(struct rq *rq)
 {
 	while (rq->nr_running > 1 && likely(!rq->error))
-		sched_yield();
+		yield();
 	return rq->error ? -EPROTO : 0;
 }
 

@@ -204,7 +204,10 @@ long schedule_timeout(long ticks)
 
 void sched_sleep_ns(u64 ns)
 {
-	u64 ticks = (ns + (1ULL << TIMER_TICK_SHIFT) - 1) >> TIMER_TICK_SHIFT;
+	/* One tick more than rounding up: the current tick is already
+	 * partly gone, and a sleep must never end early. */
+	u64 ticks = ((ns + (1ULL << TIMER_TICK_SHIFT) - 1) >>
+		     TIMER_TICK_SHIFT) + 1;
 
 	set_current_state(TASK_UNINTERRUPTIBLE);
 	schedule_timeout(ticks > TW_MAX_DELTA ? TW_MAX_DELTA : (long)ticks);

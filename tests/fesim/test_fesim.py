@@ -22,6 +22,8 @@ FESIM = ROOT / "tools" / "fesim"
 PLUGIN_SOURCES = ["fesim.c", "cache.c", "presets.c", "footprint.c",
                   "translate.c", "exec.c", "output.c"]
 QEMU = shutil.which("qemu-x86_64")
+QEMU_SYSTEM = shutil.which("qemu-system-x86_64")
+STUB = ROOT / "tests" / "fesim" / "mbstub"
 VALGRIND = shutil.which("valgrind")
 TOLERANCE = 0.02        # issue 6: plugin and cachegrind agree within 2 %
 
@@ -43,6 +45,25 @@ class Tools:
                         "-fvisibility=hidden", "-I", str(ROOT / "include"),
                         "-o", str(out)] +
                        [str(FESIM / s) for s in PLUGIN_SOURCES], check=True)
+        return out
+
+    def build_stub(self, rounds: int) -> Path:
+        """The multiboot test kernel: validation regions in system mode."""
+        elf = self.dir / f"stub{rounds}.elf64"
+        out = self.dir / f"stub{rounds}.elf"
+        subprocess.run(["gcc", "-O2", "-ffreestanding", "-fno-pic",
+                        "-fno-pie", "-mno-red-zone", "-mgeneral-regs-only",
+                        "-fno-stack-protector",
+                        "-fno-asynchronous-unwind-tables",
+                        f"-DWORKLOAD_ROUNDS={rounds}",
+                        "-I", str(ROOT / "include"), "-nostdlib", "-static",
+                        "-no-pie", f"-Wl,-T,{STUB / 'stub.ld'}",
+                        "-Wl,--build-id=none", "-o", str(elf),
+                        str(STUB / "boot.S"), str(STUB / "stub_main.c"),
+                        str(FESIM / "validate" / "cases.S")], check=True)
+        # QEMU's multiboot loader takes ELF32 only; the entry is 32-bit code
+        subprocess.run(["objcopy", "-O", "elf32-i386", str(elf), str(out)],
+                       check=True)
         return out
 
     def _build_validate(self) -> Path:
@@ -218,6 +239,48 @@ class CachegrindAgreement(unittest.TestCase):
         for case in ["loop_fit", "loop_2x", "conflict9"]:
             with self.subTest(case=case):
                 self.compare(case, "small", "8192,4,64")
+
+
+def run_system(kernel: Path, args: str, name: str) -> tuple[list[dict], str]:
+    """Boot the test kernel under qemu-system-x86_64 with the plugin."""
+    assert TOOLS is not None and QEMU_SYSTEM is not None
+    out = TOOLS.dir / f"{name}.jsonl"
+    res = subprocess.run([QEMU_SYSTEM, "-kernel", str(kernel), "-m", "64",
+                          "-display", "none", "-serial", "none",
+                          "-monitor", "none", "-no-reboot",
+                          "-icount", "shift=0,sleep=off",
+                          "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+                          "-plugin", f"{TOOLS.plugin},{args},out={out}"],
+                         timeout=120)
+    # stub_main() returns 1 or 2: QEMU exits with (code << 1) | 1
+    assert res.returncode in (3, 5), res.returncode
+    text = out.read_text()
+    return [json.loads(line) for line in text.splitlines()], text
+
+
+@unittest.skipIf(QEMU_SYSTEM is None, "qemu-system-x86_64 not installed")
+class SystemMode(unittest.TestCase):
+    """The same regions in a booted (multiboot, long mode) test kernel."""
+
+    def test_same_figures_as_user_mode(self) -> None:
+        assert TOOLS is not None
+        kernel = TOOLS.build_stub(2)
+        sys_recs, text = run_system(kernel, "model=skylake", "sys1")
+        by_slot = {r["slot"]: r for r in regions(sys_recs) if r["occ"] == 0}
+        for case, slot in [("loop_fit=50", 2), ("loop_2x=50", 3),
+                           ("conflict9=1000", 4), ("split=10", 8)]:
+            user = regions(run_plugin([case])[0])[0]
+            with self.subTest(case=case):
+                for key in ("insns", "bytes", "taken_branches",
+                            "footprint_lines", "footprint_bytes"):
+                    self.assertEqual(by_slot[slot][key], user[key], key)
+                self.assertEqual(
+                    by_slot[slot]["models"]["skylake"]["l1i_misses"],
+                    user["models"]["skylake"]["l1i_misses"])
+        self.assertIn(100, {r["slot"] for r in regions(sys_recs)})
+        # determinism of a whole boot (icount: no wall-clock timing)
+        _, text2 = run_system(kernel, "model=skylake", "sys2")
+        self.assertEqual(text, text2)
 
 
 class Determinism(unittest.TestCase):

@@ -31,7 +31,7 @@ struct fake_cpu {
 	u32 hv10_eax;		/* 0x40000010 EAX: TSC kHz */
 };
 
-static u32 str4(const char *s, int off)
+static inline u32 str4(const char *s, int off)
 {
 	u32 v = 0;
 	int i;
@@ -41,7 +41,7 @@ static u32 str4(const char *s, int off)
 	return v;
 }
 
-static void fake_string(const char *s, int len, int off, u32 out[4])
+static inline void fake_string(const char *s, int len, int off, u32 *out)
 {
 	char buf[64] = { 0 };
 	int i;
@@ -52,7 +52,7 @@ static void fake_string(const char *s, int len, int off, u32 out[4])
 		out[i] = str4(buf, off + 4 * i);
 }
 
-static void fake_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4])
+static inline void fake_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4])
 {
 	const struct fake_cpu *c = ctx;
 
@@ -204,7 +204,7 @@ struct rec_msr {
 	int last_vector;
 };
 
-static int rec_rdmsr(void *ctx, u32 msr, u64 *v)
+static inline int rec_rdmsr(void *ctx, u32 msr, u64 *v)
 {
 	struct rec_msr *r = ctx;
 	int i;
@@ -220,7 +220,7 @@ static int rec_rdmsr(void *ctx, u32 msr, u64 *v)
 	return -EFAULT;
 }
 
-static int rec_wrmsr(void *ctx, u32 msr, u64 v)
+static inline int rec_wrmsr(void *ctx, u32 msr, u64 v)
 {
 	struct rec_msr *r = ctx;
 
@@ -234,7 +234,7 @@ static int rec_wrmsr(void *ctx, u32 msr, u64 v)
 }
 
 /* Counters read as 0x1000 * (n + 1) for rdpmc number n of the test. */
-static int rec_rdpmc(void *ctx, u32 ecx, u64 *v)
+static inline int rec_rdpmc(void *ctx, u32 ecx, u64 *v)
 {
 	struct rec_msr *r = ctx;
 
@@ -249,12 +249,12 @@ static int rec_rdpmc(void *ctx, u32 ecx, u64 *v)
 	return 0;
 }
 
-static int rec_fault_vector(void *ctx)
+static inline int rec_fault_vector(void *ctx)
 {
 	return ((struct rec_msr *)ctx)->last_vector;
 }
 
-static struct msr_ops rec_ops(struct rec_msr *r)
+static inline struct msr_ops rec_ops(struct rec_msr *r)
 {
 	return (struct msr_ops){
 		.rdmsr = rec_rdmsr, .wrmsr = rec_wrmsr, .rdpmc = rec_rdpmc,
@@ -262,10 +262,19 @@ static struct msr_ops rec_ops(struct rec_msr *r)
 	};
 }
 
-static void rec_reset(struct rec_msr *r)
+static inline void rec_reset(struct rec_msr *r)
 {
 	r->nw = 0;
 	r->nrdpmc = 0;
+}
+
+/* Forget the first n recorded writes. */
+static inline void rec_drop(struct rec_msr *r, int n)
+{
+	if (n > r->nw)
+		n = r->nw;
+	memmove(r->w, r->w + n, (r->nw - n) * sizeof(r->w[0]));
+	r->nw -= n;
 }
 
 /* The recorded writes must be exactly exp[0..n-1], in order. */
@@ -273,7 +282,7 @@ static void rec_reset(struct rec_msr *r)
 	check_writes(__FILE__, __LINE__, (r), (exp), \
 		     (int)(sizeof(exp) / sizeof((exp)[0])))
 
-static void check_writes(const char *file, int line, const struct rec_msr *r,
+static inline void check_writes(const char *file, int line, const struct rec_msr *r,
 			 const struct msr_write *exp, int n)
 {
 	int i, bad = r->nw != n;

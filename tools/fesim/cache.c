@@ -77,7 +77,7 @@ static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 	u->n[s]--;
 }
 
-bool uop_access_slow(struct uop_cache *u, u64 win, u32 uops)
+bool uop_access(struct uop_cache *u, u64 win, u32 uops)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;

@@ -29,6 +29,13 @@ int lru_init(struct lru_cache *c, u32 sets, u32 assoc);
 void lru_flush(struct lru_cache *c);
 void lru_free(struct lru_cache *c);
 
+/* True if @blk is the most recently used block of its set: a hit that
+ * changes no state. */
+static inline bool lru_is_mru(const struct lru_cache *c, u64 blk)
+{
+	return c->tags[(blk & (c->sets - 1)) * c->assoc] == blk;
+}
+
 /*
  * Look up block number @blk (address >> line bits). Returns true on a hit.
  * On a miss the block is installed and *@victim gets the evicted block or
@@ -83,19 +90,17 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	     u32 max_ways);
 void uop_flush(struct uop_cache *u);
 void uop_free(struct uop_cache *u);
-/* Slow path of uop_access(): anything but a hit on the MRU entry. */
-bool uop_access_slow(struct uop_cache *u, u64 win, u32 uops);
-
 /* Look up window @win needing @uops uops; returns true on a hit. */
-static inline bool uop_access(struct uop_cache *u, u64 win, u32 uops)
+bool uop_access(struct uop_cache *u, u64 win, u32 uops);
+
+/* True if @win is cached as the MRU entry of its set with room for @uops:
+ * a hit that changes no state. */
+static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 uops)
 {
 	u32 s = win & (u->sets - 1);
 	const struct uop_entry *e = u->e + (size_t)s * u->ways;
 
-	/* a loop re-entering its window: a hit that changes no state */
-	if (u->n[s] && e->win == win && e->ways * u->uops_per_way >= uops)
-		return true;
-	return uop_access_slow(u, win, uops);
+	return u->n[s] && e->win == win && e->ways * u->uops_per_way >= uops;
 }
 /* Drop window @win (its L1i line was evicted: the DSB is inclusive). */
 void uop_invalidate(struct uop_cache *u, u64 win);

@@ -24,6 +24,8 @@ static int gran_index(u32 shift, bool is_win)
 	for (g = 0; g < fs.n_gran; g++)
 		if (fs.gran_shift[g] == shift && fs.gran_is_win[g] == is_win)
 			return g;
+	if (fs.n_gran == FESIM_MAX_GRAN)
+		return -1;
 	fs.gran_shift[fs.n_gran] = shift;
 	fs.gran_is_win[fs.n_gran] = is_win;
 	return fs.n_gran++;
@@ -63,6 +65,8 @@ int models_init(void)
 		m->g_line = gran_index(m->line_shift, false);
 		m->g_win = gran_index(m->win_shift, true);
 		m->g_page = gran_index(fs.page_shift, false);
+		if (m->g_line < 0 || m->g_win < 0 || m->g_page < 0)
+			return -1;	/* too many distinct geometries */
 		model_reset_last(m);
 	}
 	return 0;
@@ -153,6 +157,11 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 			continue;
 		d->l1i_accesses++;
 		m->last_line = b[j].id;
+		if (lru_is_mru(&m->l1i, b[j].id)) {
+			prev_missed = false;
+			continue;
+		}
+		m->gen++;
 		if (lru_access(&m->l1i, b[j].id, &victim)) {
 			prev_missed = false;
 			continue;
@@ -184,7 +193,13 @@ static void run_uop(struct model *m, const struct blk *b, u32 n, bool taken,
 		}
 		d->uop_lookups++;
 		m->last_win = b[j].id;
-		m->last_win_hit = uop_access(&m->uop, b[j].id, b[j].uops);
+		if (uop_is_mru(&m->uop, b[j].id, b[j].uops)) {
+			m->last_win_hit = true;
+		} else {
+			m->gen++;
+			m->last_win_hit = uop_access(&m->uop, b[j].id,
+						     b[j].uops);
+		}
 		if (m->last_win_hit) {
 			d->uop_hit_uops += b[j].uops;
 		} else {
@@ -205,6 +220,9 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 			continue;
 		d->itlb_accesses++;
 		m->last_page = b[j].id;
+		if (lru_is_mru(&m->itlb, b[j].id))
+			continue;
+		m->gen++;
 		if (!lru_access(&m->itlb, b[j].id, &victim))
 			d->itlb_misses++;
 	}
@@ -257,6 +275,64 @@ static void run_footprint(const struct tb_info *ti, struct seg *s)
 	}
 }
 
+/*
+ * Replay memo: a run in which every lookup was a most-recently-used hit
+ * leaves the model's state as it found it. If the model's generation
+ * (bumped by every other kind of lookup) has not moved since such a run,
+ * and the run starts from the same last line/window/page and the same
+ * taken/fall-through entry, it would do exactly the same again: add the
+ * recorded counts instead of repeating the lookups. Exact, not a sample.
+ */
+static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
+			struct model_ctr *d)
+{
+	if (!mo->valid || mo->gen != m->gen || mo->taken != taken ||
+	    mo->pre_line != m->last_line || mo->pre_win != m->last_win ||
+	    mo->pre_page != m->last_page || mo->pre_win_hit != m->last_win_hit)
+		return false;
+	d->l1i_accesses += mo->l1i_accesses;
+	d->uop_lookups += mo->uop_lookups;
+	d->uop_hit_uops += mo->uop_hit_uops;
+	d->uop_miss_uops += mo->uop_miss_uops;
+	d->itlb_accesses += mo->itlb_accesses;
+	m->last_line = mo->post_line;
+	m->last_win = mo->post_win;
+	m->last_page = mo->post_page;
+	return true;
+}
+
+static void run_model(const struct tb_info *ti, const struct seg *s,
+		      struct model *m, struct memo *mo, bool taken,
+		      struct model_ctr *d)
+{
+	struct model_ctr before = *d;
+	u64 gen = m->gen;
+
+	mo->pre_line = m->last_line;
+	mo->pre_win = m->last_win;
+	mo->pre_page = m->last_page;
+	mo->pre_win_hit = m->last_win_hit;
+	run_l1i(m, ti->blks + s->blk_first[m->g_line], s->blk_n[m->g_line],
+		taken, d);
+	run_uop(m, ti->blks + s->blk_first[m->g_win], s->blk_n[m->g_win],
+		taken, d);
+	run_itlb(m, ti->blks + s->blk_first[m->g_page], s->blk_n[m->g_page],
+		 d);
+	mo->valid = m->gen == gen;
+	if (!mo->valid)
+		return;
+	mo->gen = gen;
+	mo->taken = taken;
+	mo->l1i_accesses = d->l1i_accesses - before.l1i_accesses;
+	mo->uop_lookups = d->uop_lookups - before.uop_lookups;
+	mo->uop_hit_uops = d->uop_hit_uops - before.uop_hit_uops;
+	mo->uop_miss_uops = d->uop_miss_uops - before.uop_miss_uops;
+	mo->itlb_accesses = d->itlb_accesses - before.itlb_accesses;
+	mo->post_line = m->last_line;
+	mo->post_win = m->last_win;
+	mo->post_page = m->last_page;
+}
+
 static void run_seg(const struct tb_info *ti, struct seg *s, bool taken)
 {
 	struct counters *t = target();
@@ -267,14 +343,10 @@ static void run_seg(const struct tb_info *ti, struct seg *s, bool taken)
 	run_footprint(ti, s);
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
-		struct model_ctr *d = &t->m[i];
+		struct memo *mo = &ti->memos[(s - ti->segs) * fs.n_models + i];
 
-		run_l1i(m, ti->blks + s->blk_first[m->g_line],
-			s->blk_n[m->g_line], taken, d);
-		run_uop(m, ti->blks + s->blk_first[m->g_win],
-			s->blk_n[m->g_win], taken, d);
-		run_itlb(m, ti->blks + s->blk_first[m->g_page],
-			 s->blk_n[m->g_page], d);
+		if (!memo_replay(m, mo, taken, &t->m[i]))
+			run_model(ti, s, m, mo, taken, &t->m[i]);
 	}
 }
 

@@ -8,7 +8,7 @@
 #include "cache.h"
 
 #define FESIM_MAX_MODELS	8
-#define FESIM_MAX_GRAN		(3 * FESIM_MAX_MODELS)
+#define FESIM_MAX_GRAN		6	/* distinct line, window and page sizes */
 #define FESIM_FP_SHIFT		6	/* footprint granule: 64-byte lines */
 #define FESIM_NSLOTS		0x4000	/* 14-bit marker slot */
 
@@ -59,6 +59,18 @@ struct model {
 	u32 line_shift, win_shift;
 	u64 last_line, last_win, last_page;
 	bool last_win_hit;
+	u64 gen;		/* bumped by every lookup that is not a
+				 * state-preserving MRU hit */
+};
+
+/* What one segment's last state-preserving run did in one model. */
+struct memo {
+	u64 gen;
+	u64 pre_line, pre_win, pre_page;
+	u64 post_line, post_win, post_page;
+	u32 l1i_accesses, uop_lookups, uop_hit_uops, uop_miss_uops;
+	u32 itlb_accesses;
+	u8 valid, taken, pre_win_hit;
 };
 
 /* One block touched at a granularity (line, window or page), in order. */
@@ -99,6 +111,7 @@ struct tb_info {
 	struct seg *segs;
 	struct blk *blks;
 	struct fp_ref *fps;
+	struct memo *memos;	/* n_segs * n_models */
 };
 
 struct region {

@@ -162,6 +162,9 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 			seg_start(&b, id);
 	}
 	ti->end = n ? va + size : ti->vaddr;
+	ti->memos = calloc((size_t)ti->n_segs * fs.n_models, sizeof(*ti->memos));
+	if (!ti->memos)
+		abort();
 	fs.n_translations++;
 	return ti;
 }

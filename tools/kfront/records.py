@@ -160,11 +160,12 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
         pos = data.find(PREFIX + b" ")
         if pos > 0:
             after = parse_line(data[pos:], lineno)
-            seq = after.seq if not isinstance(after, TextLine) else None
-            lost = f" (record seq {seq} lost)" if seq is not None else ""
+            claimed = None if isinstance(after, TextLine) else after.seq
+            lost = f" (record seq {claimed} lost)" if claimed is not None \
+                else ""
             return BadLine("garbage", "console text collided with a record: "
                            f"'{_short(decode_text(data[:pos]), 40)}' before "
-                           f"#KF1{lost}", seq)
+                           f"#KF1{lost}", claimed)
         return TextLine(decode_text(data))
     if len(data) > MAX_LINE:
         return BadLine("malformed", f"record line of {len(data)} bytes is "

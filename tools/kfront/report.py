@@ -211,11 +211,13 @@ def _alerts(results: dict[str, Any]) -> list[Block]:
                             f"({parts}): possible miscompilation; its "
                             "figures do not compare like with like."))
     if not results.get("complete", False):
-        n = sum(1 for p in results.get("problems", [])
-                if p["severity"] == "error")
-        blocks.append(Alert(f"Incomplete data: {n} error(s) in the "
-                            "collection (see Problems). Figures below come "
-                            "only from records that arrived intact."))
+        run = results.get("run") or {}
+        why = ("records were lost on the way" if run.get("ended", True)
+               else "the run has no suite-end record (crash, hang or cut-off "
+               "capture)")
+        blocks.append(Alert(f"Incomplete data: {why}; see Problems. The "
+                            "figures come only from records that arrived "
+                            "intact."))
     return blocks
 
 

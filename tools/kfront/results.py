@@ -40,6 +40,11 @@ class _Builder:
         self.problems.append(Problem(kind, line, msg, self.run.index))
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """value if it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
 def _int_list(values: Any) -> list[int] | None:
     if not isinstance(values, list):
         return None
@@ -56,7 +61,7 @@ def _counter_entry(b: _Builder, rec: Record, name: str, iters: int,
     if samples:
         per_run = stats.summarize(samples)
         if isinstance(reported, dict):
-            _check_reported(b, rec, name, per_run, reported)
+            _check_reported(b, rec, name, samples, reported)
     elif isinstance(reported, dict) and isinstance(reported.get("n"), int) \
             and reported["n"] > 0:
         try:
@@ -90,13 +95,19 @@ def _counter_entry(b: _Builder, rec: Record, name: str, iters: int,
 
 
 def _check_reported(b: _Builder, rec: Record, name: str,
-                    host: stats.Summary, reported: dict[str, Any]) -> None:
-    """The kernel's own statistics must agree with its samples."""
+                    samples: list[int], reported: dict[str, Any]) -> None:
+    """The kernel's own statistics must agree with its samples.
+
+    For an even count any value between the two middle samples is accepted
+    as the median (the kernel may take the lower middle or their mean).
+    """
     p = rec.payload
+    s = sorted(samples)
+    lo, hi = s[(len(s) - 1) // 2], s[len(s) // 2]
     try:
-        ok = (reported["n"] == host.n and reported["min"] == host.min
-              and reported["max"] == host.max
-              and abs(reported["median"] - host.median) <= 1)
+        ok = (reported["n"] == len(s) and reported["min"] == s[0]
+              and reported["max"] == s[-1]
+              and lo <= reported["median"] <= hi)
     except (KeyError, TypeError):
         ok = False
     if not ok:
@@ -115,9 +126,8 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         b.problem("malformed", rec.line, "result record without bench, "
                   "variant or a positive iters")
         return None
-    samples = p.get("samples") if isinstance(p.get("samples"), dict) else {}
-    reported = p.get("counters") if isinstance(p.get("counters"),
-                                               dict) else {}
+    samples = _dict(p.get("samples"))
+    reported = _dict(p.get("counters"))
     counters: dict[str, Any] = {}
     for name in list(samples) + [n for n in reported if n not in samples]:
         values = _int_list(samples.get(name))
@@ -229,8 +239,7 @@ def build_results(run: Run, extra: dict[str, Any] | None = None
     """
     extra = dict(extra or {})
     begin = run.begin.payload if run.begin else {}
-    machine = begin.get("machine") if isinstance(begin.get("machine"),
-                                                 dict) else {}
+    machine = _dict(begin.get("machine"))
     unavailable = machine.get("unavailable")
     unavailable = {str(k): str(v) for k, v in unavailable.items()} \
         if isinstance(unavailable, dict) else {}
@@ -240,12 +249,12 @@ def build_results(run: Run, extra: dict[str, Any] | None = None
     variants = [dict(v) for v in begin.get("variants", [])
                 if isinstance(v, dict)] \
         if isinstance(begin.get("variants"), list) else []
-    names = [v.get("name") for v in variants if isinstance(v, dict)]
+    names = [str(v.get("name")) for v in variants]
     for e in entries:
         if e["variant"] not in names:
             names.append(e["variant"])
             variants.append({"name": e["variant"]})
-    baseline = extra.pop("baseline", None) or (
+    baseline: str = extra.pop("baseline", None) or (
         BASELINE if BASELINE in names else (names[0] if names else BASELINE))
     _add_ratios(entries, baseline)
     digests, mismatches = _digests(b, entries, baseline)

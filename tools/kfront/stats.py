@@ -104,8 +104,9 @@ def _percentile(sorted_xs: Sequence[float], q: float) -> float:
 
 def _resample(rng: random.Random, xs: Sequence[float],
               idx: list[int] | None = None) -> list[float]:
+    """Draw len(xs) values with replacement (or take the given indices)."""
     if idx is None:
-        return [xs[rng.randrange(len(xs))] for _ in xs]
+        return rng.choices(xs, k=len(xs))
     return [xs[i] for i in idx]
 
 
@@ -176,7 +177,7 @@ def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
     n = len(base)
     for _ in range(resamples):
         if paired:
-            idx = [rng.randrange(n) for _ in range(n)]
+            idx = rng.choices(range(n), k=n)
             t, b = _resample(rng, test, idx), _resample(rng, base, idx)
         else:
             t, b = _resample(rng, test), _resample(rng, base)

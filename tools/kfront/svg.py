@@ -37,7 +37,8 @@ class Svg:
     title: str
     parts: list[str] = field(default_factory=list)
 
-    def add(self, tag: str, text: str | None = None, **attrs: object) -> None:
+    def add(self, tag: str, text: str | None = None, /,
+            **attrs: object) -> None:
         items = []
         for key, value in attrs.items():
             name = key.rstrip("_").replace("_", "-")

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* TSC frequency: from CPUID when it says (cpu_tsc.c), else calibrated
+ * against PIT channel 2 (tsc.c, kernel only). The TSC is a reference
+ * clock, not a core-cycle counter: core cycles come from the PMU. */
+#ifndef ASM_TSC_H
+#define ASM_TSC_H
+
+#include <kfront/types.h>
+#include <asm/cpu.h>
+
+/* Measure the TSC over ms milliseconds (1..50) of PIT channel 2; the
+ * best of three tries. Returns Hz, or 0 when the PIT does not count. */
+u64 tsc_calibrate_pit(u32 ms);
+
+/* Ensure ci->tsc_hz: keep the CPUID figure, else calibrate ("pit"), else
+ * leave 0 with tsc_source "none". */
+void tsc_init(struct cpu_info *ci);
+
+#endif

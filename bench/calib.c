@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Calibration benchmarks: tiny loops that exercise the harness and show
+ * the compiler's choices in isolation. calib.memcpy20 is Linus's 2011
+ * example: a 20-byte constant copy, which -Os turns into rep movsl. */
+#include <kfront/bench.h>
+#include <kfront/compiler.h>
+#include <kfront/errno.h>
+#include <kfront/printk.h>
+#include <kfront/string.h>
+
+/* calib.empty: the loop alone. */
+static int empty_run(struct bench_ctx *ctx, u64 iters)
+{
+	for (u64 i = 0; i < iters; i++)
+		barrier();
+	ctx->digest = bench_digest_fold(ctx->digest, iters);
+	return 0;
+}
+
+const struct bench_desc bench_calib_empty = {
+	.name = "calib.empty", .op = "iteration",
+	.default_iters = 100000, .quick_iters = 10000,
+	.run = empty_run,
+};
+
+/* calib.memcpy20: a 20-byte header copied the way kernel code copies
+ * small structs, through memcpy with a constant size. */
+struct hdr20 {
+	u32 w[5];
+};
+
+#define MEMCPY_SLOTS 16
+
+struct memcpy_state {
+	struct hdr20 src[MEMCPY_SLOTS];
+	struct hdr20 dst[MEMCPY_SLOTS];
+};
+
+static struct memcpy_state memcpy_state;
+
+static int memcpy_setup(struct bench_ctx *ctx)
+{
+	for (int i = 0; i < MEMCPY_SLOTS; i++)
+		for (int j = 0; j < 5; j++)
+			memcpy_state.src[i].w[j] = (u32)(i * 5 + j + 1);
+	ctx->priv = &memcpy_state;
+	return 0;
+}
+
+static __noinline void copy_hdr(struct hdr20 *dst, const struct hdr20 *src)
+{
+	memcpy(dst, src, sizeof(*dst));
+}
+
+static int memcpy_run(struct bench_ctx *ctx, u64 iters)
+{
+	struct memcpy_state *s = ctx->priv;
+	u64 sum = 0;
+
+	for (u64 i = 0; i < iters; i++) {
+		unsigned k = i % MEMCPY_SLOTS;
+
+		copy_hdr(&s->dst[k], &s->src[(k + 1) % MEMCPY_SLOTS]);
+	}
+	for (int i = 0; i < MEMCPY_SLOTS; i++) {
+		if (unlikely(memcmp(&s->dst[i], &s->src[(i + 1) % MEMCPY_SLOTS],
+				    sizeof(struct hdr20)) && iters >= MEMCPY_SLOTS)) {
+			snprintf(ctx->err, sizeof(ctx->err),
+				 "slot %d differs after copy", i);
+			return -EPROTO;
+		}
+		sum += s->dst[i].w[0] + s->dst[i].w[4];
+	}
+	ctx->digest = bench_digest_fold(ctx->digest, sum);
+	return 0;
+}
+
+const struct bench_desc bench_calib_memcpy20 = {
+	.name = "calib.memcpy20", .op = "copy",
+	.default_iters = 100000, .quick_iters = 10000,
+	.setup = memcpy_setup, .run = memcpy_run,
+};
+
+/* calib.calls: a chain of small non-inlined calls through a table of
+ * function pointers, the shape of protocol dispatch. */
+typedef u64 (*step_fn)(u64);
+
+static __noinline u64 step_add(u64 x) { return x + 0x9e3779b9; }
+static __noinline u64 step_xor(u64 x) { return x ^ (x >> 13); }
+static __noinline u64 step_mul(u64 x) { return x * 0x100000001b3ULL; }
+static __noinline u64 step_rot(u64 x) { return (x << 7) | (x >> 57); }
+
+static const step_fn steps[4] = { step_add, step_xor, step_mul, step_rot };
+
+static int calls_run(struct bench_ctx *ctx, u64 iters)
+{
+	u64 x = 1;
+
+	for (u64 i = 0; i < iters; i++)
+		x = steps[i & 3](x);
+	ctx->digest = bench_digest_fold(ctx->digest, x);
+	return 0;
+}
+
+const struct bench_desc bench_calib_calls = {
+	.name = "calib.calls", .op = "call",
+	.default_iters = 100000, .quick_iters = 10000,
+	.run = calls_run,
+};

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The measurement harness: runs one benchmark across the selected
+ * variants, interleaved, and emits one result record per variant and
+ * event group (bench/harness.c). Built once, never per variant. */
+#ifndef KFRONT_HARNESS_H
+#define KFRONT_HARNESS_H
+
+#include <kfront/variant.h>
+
+#define HARNESS_MAX_VARIANTS	8
+#define HARNESS_MAX_RUNS	256
+
+enum harness_method {
+	METHOD_OVERHEAD,	/* subtract the calibrated empty region */
+	METHOD_DIFF,		/* runs of N and 2N iterations, difference */
+};
+
+struct harness_config {
+	u32 runs;
+	u32 warmup;
+	u32 iters;		/* 0: the benchmark's own default */
+	bool quick;
+	enum harness_method method;
+	u64 budget_ms;
+	u32 footprint;		/* for BENCH_F_FOOTPRINT benchmarks */
+	bool has_footprint;
+};
+
+struct harness_job {
+	const struct bench_desc *bench[HARNESS_MAX_VARIANTS];
+	const struct variant_desc *variant[HARNESS_MAX_VARIANTS];
+	int nvariants;
+};
+
+/* Returns 0, or the number of variants that failed (error/timeout). */
+int harness_run(const struct harness_job *job, const struct harness_config *cfg);
+/* Calibrate the cost of an empty region for the active counter group. */
+void harness_calibrate(int nslots);
+/* Regions begun so far (the fesim plugin numbers them the same way). */
+u64 harness_region_count(void);
+
+#endif

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""compare: two results side by side."""
+
+import unittest
+
+from tests.py import FIXTURES
+from kfront import collect, compare, results
+
+
+def runs(name: str) -> list[dict]:
+    got = collect.collect_file(FIXTURES / f"{name}.log")
+    return [results.build_results(r, {"source": name}) for r in got.runs]
+
+
+class TestCompare(unittest.TestCase):
+    def test_two_boots(self) -> None:
+        a, b = runs("two_boots")
+        cmp = compare.compare(a, b)
+        self.assertEqual(len(cmp.rows), 9)
+        self.assertEqual(cmp.only_a, [])
+        for row in cmp.rows:
+            self.assertAlmostEqual(row.ratio_value, 1.0, delta=0.05)
+            self.assertIsNotNone(row.ratio)
+            self.assertFalse(row.digest_differs)
+        text = compare.format_comparison(a, b, cmp, color=False)
+        self.assertIn("calib.memcpy20", text)
+        self.assertNotIn("\x1b[", text)
+
+    def test_digest_and_missing_results(self) -> None:
+        (a,) = runs("clean")
+        (b,) = runs("digest_mismatch")
+        cmp = compare.compare(a, b)
+        differ = [(r.bench, r.variant) for r in cmp.rows if r.digest_differs]
+        self.assertEqual(differ, [("calib.calls", "Os")])
+        text = compare.format_comparison(a, b, cmp, color=True)
+        self.assertIn("\x1b[31", text)
+        (c,) = runs("flipped")
+        cmp = compare.compare(a, c)
+        self.assertEqual(len(cmp.rows), 6)
+        self.assertEqual(len(cmp.only_a), 3)
+        self.assertTrue(any("incomplete" in n for n in cmp.notes))
+
+    def test_significant_difference(self) -> None:
+        (a,) = runs("clean")
+        b = runs("clean")[0]
+        for e in b["results"]:
+            if e["variant"] == "Os":
+                c = e["counters"]["tsc"]
+                c["samples"] = [s * 2 for s in c["samples"]]
+                c["per_op"]["median"] *= 2
+        cmp = compare.compare(a, b)
+        sig = {(r.bench, r.variant) for r in cmp.rows if r.significant}
+        self.assertEqual({v for _, v in sig}, {"Os"})
+
+
+if __name__ == "__main__":
+    unittest.main()

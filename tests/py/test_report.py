@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Reports: the files exist, the HTML is self-contained, every SVG parses,
+TSC is labelled as a reference clock, and digits stay honest."""
+
+import re
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+from tests.py import FIXTURES
+from kfront import collect, report, results
+
+
+def build(name: str) -> dict:
+    run = collect.collect_file(FIXTURES / f"{name}.log").runs[0]
+    return results.build_results(run, {"source": f"{name}.log"})
+
+
+class _Refs(HTMLParser):
+    """Collects attributes that could load something."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.add(tag)
+        for name, value in attrs:
+            if name in ("src", "href", "xlink:href", "data") and value:
+                self.refs.append(value)
+
+
+class TestWriteAll(unittest.TestCase):
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.out = Path(self._tmp.name)
+
+    def tearDown(self) -> None:
+        self._tmp.cleanup()
+
+    def test_files_and_self_contained_html(self) -> None:
+        for name in ("clean", "sweep", "flipped", "digest_mismatch"):
+            with self.subTest(log=name):
+                out = self.out / name
+                paths = report.write_all(build(name), out)
+                for p in paths:
+                    self.assertTrue(p.is_file(), p)
+                self.assertIn(out / "report.md", paths)
+                page = (out / "report.html").read_text(encoding="utf-8")
+                self.assertNotRegex(page, r"(?i)https?://")
+                self.assertNotIn("url(", page)
+                refs = _Refs()
+                refs.feed(page)
+                self.assertEqual(refs.refs, [])
+                self.assertIn("svg", refs.tags)
+                svgs = [p for p in paths if p.suffix == ".svg"]
+                self.assertTrue(svgs)
+                for s in svgs:
+                    root = ET.parse(s).getroot()
+                    self.assertEqual(root.tag, "{http://www.w3.org/2000/svg}svg")
+                for inline in re.findall(r"<svg.*?</svg>", page, re.S):
+                    ET.fromstring(inline)
+
+    def test_chart_kinds(self) -> None:
+        names = {p.name for p in report.write_all(build("clean"), self.out)}
+        self.assertIn("bench-calib.memcpy20.svg", names)
+        names = {p.name for p in report.write_all(build("sweep"),
+                                                  self.out / "s")}
+        self.assertIn("sweep-sweep.calls.svg", names)
+        self.assertIn("sweep-sweep.calls-sim.l1i_misses.svg", names)
+        svg = (self.out / "s" / "charts" / "sweep-sweep.calls.svg").read_text()
+        for variant in ("O2", "Os", "hybrid"):
+            self.assertIn(f">{variant}<", svg)
+        self.assertEqual(svg.count("<polyline"), 3)
+
+    def test_tsc_label_and_mismatch_at_top(self) -> None:
+        report.write_all(build("digest_mismatch"), self.out)
+        md = (self.out / "report.md").read_text(encoding="utf-8")
+        self.assertIn("TSC ticks (reference clock, not core cycles)", md)
+        first_section = md.split("\n## ")[0]
+        self.assertIn("Verification digests differ on calib.calls",
+                      first_section)
+        self.assertIn("MISMATCH", md)
+        chart = (self.out / "charts" / "bench-calib.calls.svg").read_text()
+        self.assertIn("TSC ticks (reference clock, not core cycles)", chart)
+
+    def test_unavailable_shown_with_reason(self) -> None:
+        report.write_all(build("clean"), self.out)
+        md = (self.out / "report.md").read_text(encoding="utf-8")
+        self.assertRegex(md, r"Unavailable: cycles, .*QEMU TCG has no PMU")
+        self.assertNotIn("core cycles per operation", md)
+
+
+class TestTerminal(unittest.TestCase):
+    def test_color_only_when_asked(self) -> None:
+        r = build("digest_mismatch")
+        plain = report.terminal_table(r, color=False)
+        colored = report.terminal_table(r, color=True)
+        self.assertNotIn("\x1b[", plain)
+        self.assertIn(report.RED, colored)
+        self.assertIn("MISMATCH", plain)
+        self.assertNotIn("\x1b[", report.terminal_table(build("clean"), True))
+
+    def test_digits_supported(self) -> None:
+        table = report.terminal_table(build("clean"), color=False)
+        # No per-op value is printed with more than 3 decimals at 1000 iters
+        # (the resolution of integer counts), nor any ratio with more than 3.
+        for number in re.findall(r"\d+\.(\d+)", table):
+            self.assertLessEqual(len(number), 3, table)
+
+
+if __name__ == "__main__":
+    unittest.main()

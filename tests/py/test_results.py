@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""results.json: schema fields, statistics per run and per operation,
+ratios to O2, digests, unavailable counters and load/save."""
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from tests.py import FIXTURES
+from kfront import collect, results
+from kfront.records import make_line, parse_lines
+
+
+def build(name: str, run: int = 0, extra: dict | None = None) -> dict:
+    got = collect.collect_file(FIXTURES / f"{name}.log")
+    return results.build_results(got.runs[run], extra or {})
+
+
+class TestBuild(unittest.TestCase):
+    def test_schema_and_context(self) -> None:
+        r = build("clean", extra={"source": "clean.log", "accel": "tcg"})
+        self.assertEqual(r["schema"], 1)
+        self.assertEqual(r["context"], "kernel")
+        self.assertTrue(r["complete"])
+        self.assertEqual(r["source"], "clean.log")
+        self.assertEqual(r["extra"], {"accel": "tcg"})
+        self.assertEqual(r["baseline"], "O2")
+        self.assertEqual([v["name"] for v in r["variants"]],
+                         ["O2", "Os", "hybrid"])
+        self.assertEqual(r["problems"], [])
+        self.assertEqual(build("clean", extra={"context": "user"})["context"],
+                         "user")
+        json.dumps(r)   # serialisable as it is
+
+    def test_per_run_and_per_op(self) -> None:
+        r = build("clean")
+        e = r["results"][0]
+        c = e["counters"]["tsc"]
+        n = len(c["samples"])
+        self.assertEqual(c["per_run"]["n"], n)
+        self.assertEqual(c["per_op"]["median"],
+                         c["per_run"]["median"] / e["iters"])
+        self.assertEqual(c["per_op"]["mad"], c["per_run"]["mad"] / e["iters"])
+        lo, hi = c["per_op"]["ci"]
+        self.assertLessEqual(lo, c["per_op"]["median"])
+        self.assertGreaterEqual(hi, c["per_op"]["median"])
+
+    def test_ratios(self) -> None:
+        r = build("clean")
+        by = {(e["bench"], e["variant"]): e for e in r["results"]}
+        self.assertIsNone(by[("calib.memcpy20", "O2")]["counters"]["tsc"]
+                          ["ratio"])
+        os_ratio = by[("calib.memcpy20", "Os")]["counters"]["tsc"]["ratio"]
+        self.assertAlmostEqual(os_ratio["value"], 1.35, delta=0.03)
+        self.assertTrue(os_ratio["excludes_one"])
+        empty = by[("calib.empty", "Os")]["counters"]["tsc"]["ratio"]
+        self.assertFalse(empty["excludes_one"])
+
+    def test_deterministic(self) -> None:
+        self.assertEqual(build("clean"), build("clean"))
+
+    def test_unavailable_counters_have_reasons(self) -> None:
+        r = build("clean")
+        una = r["counters"]["unavailable"]
+        self.assertIn("cycles", una)
+        self.assertIn("QEMU TCG", una["cycles"])
+        self.assertEqual(r["counters"]["measured"], ["tsc"])
+        for e in r["results"]:
+            self.assertEqual(list(e["counters"]), ["tsc"])
+
+    def test_unavailable_counter_is_never_zero(self) -> None:
+        machine = {"counters": ["tsc"], "unavailable": {"cycles": "no PMU"}}
+        payloads = [
+            {"t": "suite_begin", "machine": machine,
+             "variants": [{"name": "O2"}]},
+            {"t": "result", "bench": "b", "variant": "O2", "iters": 1,
+             "samples": {"tsc": [5, 6, 7], "cycles": [0, 0, 0]},
+             "digest": "1"},
+            {"t": "suite_end", "records": 2, "status": 0}]
+        run = parse_lines([make_line(i, p) for i, p in
+                           enumerate(payloads)]).runs[0]
+        r = results.build_results(run, {})
+        self.assertNotIn("cycles", r["results"][0]["counters"])
+        self.assertEqual([p["kind"] for p in r["problems"]], ["zero_counter"])
+
+    def test_digest_mismatch(self) -> None:
+        r = build("digest_mismatch")
+        self.assertEqual(len(r["digest_mismatches"]), 1)
+        m = r["digest_mismatches"][0]
+        self.assertEqual(m["bench"], "calib.calls")
+        self.assertNotEqual(m["digests"]["Os"], m["digests"]["O2"])
+        self.assertEqual([p["kind"] for p in r["problems"]],
+                         ["digest_mismatch"])
+        self.assertTrue(r["complete"])   # the data arrived intact
+
+    def test_incomplete_and_events(self) -> None:
+        r = build("crash_reboot", 0)
+        self.assertFalse(r["complete"])
+        self.assertEqual([e["type"] for e in r["events"]], ["panic"])
+        self.assertEqual(r["events"][0]["sym"], "calib_calls_os+0x1c")
+        self.assertFalse(r["run"]["ended"])
+
+    def test_footprint_field(self) -> None:
+        r = build("sweep")
+        fps = sorted({e["footprint"] for e in r["results"]})
+        self.assertEqual(fps, [4096, 16384, 65536, 262144])
+        self.assertIn("sim.l1i_misses", r["results"][0]["counters"])
+
+    def test_save_and_load(self) -> None:
+        r = build("clean")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = results.save(r, Path(tmp) / "x" / "results.json")
+            self.assertEqual(results.load(path), r)
+            bad = Path(tmp) / "bad.json"
+            bad.write_text('{"schema": 99, "results": []}')
+            with self.assertRaises(results.ResultsError):
+                results.load(bad)
+            bad.write_text("not json")
+            with self.assertRaises(results.ResultsError):
+                results.load(bad)
+            with self.assertRaises(results.ResultsError):
+                results.load(Path(tmp) / "missing.json")
+
+    def test_kernel_statistics_checked_and_used(self) -> None:
+        def problems(samples: object, stats: dict) -> dict:
+            payloads = [
+                {"t": "suite_begin", "machine": {}},
+                {"t": "result", "bench": "b", "variant": "O2", "iters": 2,
+                 "samples": samples, "counters": {"tsc": stats},
+                 "digest": "x"},
+                {"t": "suite_end", "records": 2, "status": 0}]
+            run = parse_lines([make_line(i, p) for i, p in
+                               enumerate(payloads)]).runs[0]
+            return results.build_results(run, {})
+
+        even = {"tsc": [1, 10, 20, 30]}
+        ok = {"median": 10, "min": 1, "max": 30, "mad": 5, "n": 4}
+        self.assertEqual(problems(even, ok)["problems"], [])
+        self.assertEqual(problems(even, dict(ok, median=15))["problems"], [])
+        bad = problems(even, dict(ok, median=25))
+        self.assertEqual([p["kind"] for p in bad["problems"]],
+                         ["stats_mismatch"])
+        self.assertEqual(bad["results"][0]["counters"]["tsc"]["per_run"]
+                         ["median"], 15)   # host value from the samples
+        # Without samples the kernel's statistics are used, without an
+        # interval.
+        only = problems({}, ok)["results"][0]["counters"]["tsc"]
+        self.assertEqual(only["per_op"]["median"], 5)
+        self.assertIsNone(only["per_op"]["ci"])
+        self.assertEqual(only["samples"], [])
+
+    def test_zero_counters_and_odd_runs(self) -> None:
+        """No usable counter, no results, no suite_begin: no crash."""
+        from kfront import report
+        payloads = [
+            {"t": "suite_begin", "machine": {"counters": []}},
+            {"t": "result", "bench": "b", "variant": "O2", "iters": 5,
+             "samples": {}, "counters": {}, "digest": "x"},
+            {"t": "result", "bench": "b", "variant": "Os", "iters": 0},
+            {"t": "error", "bench": "c", "variant": "Os", "msg": "bad"},
+            {"t": "timeout", "bench": "d", "variant": "O2",
+             "budget_ms": 2000},
+            {"t": "suite_end", "records": 5, "status": 1}]
+        lines = [make_line(i, p) for i, p in enumerate(payloads)]
+        cases = [lines, lines[:1], lines[1:]]
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, case in enumerate(cases):
+                for run in parse_lines(case).runs:
+                    r = results.build_results(run, {})
+                    json.dumps(r)
+                    report.write_all(r, Path(tmp) / str(i))
+                    report.terminal_table(r, color=False)
+        r = results.build_results(parse_lines(lines).runs[0], {})
+        self.assertEqual([e["type"] for e in r["events"]],
+                         ["error", "timeout"])
+        self.assertEqual(r["results"][0]["counters"], {})
+        self.assertIn("malformed", [p["kind"] for p in r["problems"]])
+
+    def test_labels(self) -> None:
+        self.assertEqual(results.counter_label("tsc"),
+                         "TSC ticks (reference clock, not core cycles)")
+
+
+if __name__ == "__main__":
+    unittest.main()
