@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel entry to CPU detection: cpu_detect() fed by the CPUID
- * instruction, then the TSC rate (calibrated if CPUID did not give it). */
+ * instruction. The caller then runs tsc_init() for the TSC rate. */
 #include <asm/cpu.h>
-#include <asm/tsc.h>
 #include <asm/x86.h>
 
 static void native_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4])
@@ -13,5 +12,4 @@ static void native_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4])
 void cpu_detect_boot(struct cpu_info *ci)
 {
 	cpu_detect(ci, native_cpuid, NULL);
-	tsc_init(ci);
 }

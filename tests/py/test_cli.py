@@ -5,6 +5,7 @@ files, driven through argparse as cli.py does."""
 import argparse
 import contextlib
 import io
+import json
 import tempfile
 import unittest
 from pathlib import Path
@@ -47,8 +48,11 @@ class TestCommands(unittest.TestCase):
         status, _, err = run(["collect", str(FIXTURES / "dropped.log"),
                               "--out", str(self.out)])
         self.assertEqual(status, 1)
-        self.assertIn("dropped.log:19: error: gap:", err)
-        self.assertIn("dropped.log:22: error: gap:", err)
+        with open(FIXTURES / "faults.json", encoding="utf-8") as fh:
+            expect = json.load(fh)["dropped"]["problems"]
+        self.assertEqual(len(expect), 2)
+        for kind, line in expect:
+            self.assertIn(f"dropped.log:{line}: error: {kind}:", err)
         self.assertTrue((self.out / "results.json").is_file())
 
     def test_collect_two_boots_and_digest(self) -> None:

@@ -160,6 +160,19 @@ class TestStream(unittest.TestCase):
         self.assertEqual(kinds(r), [("incomplete", 6)])
         self.assertEqual([run.complete for run in r.runs], [False, True])
 
+    def test_kernel_console_lines_are_not_garbage(self) -> None:
+        lines = suite()
+        lines.insert(2, "kfront: [2/3] calib.memcpy20")
+        lines.insert(4, "kfront: timeout: O2/calib.calls: budget exceeded")
+        lines.insert(5, "stray text")
+        r = parse_lines(lines)
+        self.assertEqual(kinds(r), [("garbage", 6)])
+        strict = records.LogParser(console_prefixes=())
+        for line in lines:
+            strict.feed(line)
+        self.assertEqual(kinds(strict.finish()), [("garbage", 3),
+                                                  ("garbage", 5)])
+
     def test_panic_text_before_run_is_a_note(self) -> None:
         lines = ["Kernel panic - not syncing"] + suite()
         r = parse_lines(lines)

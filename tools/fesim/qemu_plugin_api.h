@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The subset of the QEMU TCG plugin API (version 1, QEMU 5.2 to 8.x) fesim uses. */
+/* The subset of the QEMU TCG plugin API (version 1: QEMU 7.x, 8.x) fesim uses. */
 #ifndef FESIM_QEMU_PLUGIN_API_H
 #define FESIM_QEMU_PLUGIN_API_H
 

@@ -17,7 +17,8 @@ splits it into `Run`s, one per boot, while recording every `Problem` with the
 - duplicate    the same sequence number with the same payload again
 - conflict     the same sequence number with a different payload
 - order        a sequence number that arrived after a higher one
-- garbage      console text between two records of one run
+- garbage      console text between two records of one run (the kernel's
+               own "kfront: ..." progress lines excepted)
 - incomplete   a run that has no suite_end record (box crashed or hung)
 - no_begin     records whose suite_begin record was lost
 - panic        a panic record (CPU exception or kernel panic)
@@ -257,10 +258,21 @@ class ParseResult:
     lines: int
 
 
-class LogParser:
-    """Incremental parser: feed lines in order, then call finish()."""
+# The kernel's own console lines (progress "kfront: [3/9] calib.calls",
+# error echoes) may appear between records; they are not garbage.
+CONSOLE_PREFIXES = ("kfront: ", "kfront ")
 
-    def __init__(self) -> None:
+
+class LogParser:
+    """Incremental parser: feed lines in order, then call finish().
+
+    Inside a run, text lines starting with one of `console_prefixes` are the
+    kernel's own messages and are skipped; any other text is garbage.
+    """
+
+    def __init__(self, console_prefixes: tuple[str, ...] = CONSOLE_PREFIXES
+                 ) -> None:
+        self.console_prefixes = console_prefixes
         self.runs: list[Run] = []
         self.problems: list[Problem] = []
         self.lineno = 0
@@ -282,7 +294,9 @@ class LogParser:
             self._on_record(item)
         elif isinstance(item, BadLine):
             self._on_bad(item)
-        elif not item.blank:
+        elif not item.blank and not (
+                self._open is not None
+                and item.text.lstrip("\r").startswith(self.console_prefixes)):
             self._pending.append((self.lineno, item.text))
         return item
 

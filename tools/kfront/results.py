@@ -148,6 +148,8 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         "bench": bench,
         "variant": variant,
         "group": p.get("group"),
+        "op": p.get("op"),
+        "method": p.get("method"),
         "footprint": p.get("footprint"),
         "iters": iters,
         "runs": p.get("runs"),

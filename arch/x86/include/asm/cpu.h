@@ -97,9 +97,9 @@ typedef void (*cpuid_fn)(void *ctx, u32 leaf, u32 sub, u32 out[4]);
  * CPUID does not give it; tsc_init() then calibrates. */
 void cpu_detect(struct cpu_info *ci, cpuid_fn fn, void *ctx);
 
-/* Kernel: cpu_detect() with the CPUID instruction, then tsc_init(), which
- * calibrates against the PIT (~0.1 s) when CPUID gave no TSC rate
- * (cpu_native.c). */
+/* Kernel: cpu_detect() with the CPUID instruction (cpu_native.c). Call
+ * tsc_init() (asm/tsc.h) next: it calibrates against the PIT (~0.1 s)
+ * when CPUID gave no TSC rate. */
 void cpu_detect_boot(struct cpu_info *ci);
 
 static inline bool cpu_has(const struct cpu_info *ci, enum cpu_feature f)

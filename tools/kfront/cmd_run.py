@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront run`: set-up check, build, boot, collect, report - the main job."""
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import sys
+import time
+from pathlib import Path
+
+from kfront import build, collect, paths, qemu, report, results
+from kfront.cmd_boot import add_boot_options
+
+PROGRESS_RE = re.compile(rb'^kfront: (\[\d+/\d+\].*|error.*|warning.*|timeout.*|exit status.*)$')
+LIST_RE = re.compile(r'^[A-Za-z0-9_.*?\-]+(,[A-Za-z0-9_.*?\-]+)*$')
+FOOTPRINT_RE = re.compile(r'^\d+(,\d+)*$')
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser('run', help='build, boot the benchmark in QEMU, print the comparison',
+                       description='Set-up check, build, boot the suite in QEMU, collect the '
+                       'serial records and write serial.log, results.json, report.md, '
+                       'report.html and charts to --out.')
+    p.add_argument('--out', type=Path, help='output directory (default results/DATE-TIME/)')
+    p.add_argument('--quick', action='store_true', help='short runs: a fast check')
+    add_boot_options(p)
+    p.add_argument('--variants', metavar='LIST', help='variants to run, e.g. O2,Os')
+    p.add_argument('--variants-file', type=Path, metavar='FILE',
+                   help='a variant table to build instead of bench/variants.ini')
+    p.add_argument('--bench', metavar='GLOBS', help='benchmarks, e.g. "net.*,sched.ctxsw"')
+    p.add_argument('--footprint', metavar='LIST', help='footprint sweep points, e.g. 0,16,64')
+    p.add_argument('--sim', metavar='MODELS',
+                   help='also simulate the front end (fesim plugin): skylake,zen4,...')
+    p.add_argument('--timeout', type=float, default=3600.0, metavar='SECONDS',
+                   help='give up on the boot after this long (default 3600)')
+    p.add_argument('extra', nargs='*', metavar='EXTRA_KERNEL_ARGS',
+                   help='further kernel arguments after "--"')
+    p.set_defaults(func=run)
+
+
+def kernel_args(args: argparse.Namespace) -> list[str]:
+    out = ['exit=qemu']
+    if args.quick:
+        out.append('quick')
+    if args.variants:
+        out.append(f'variant={args.variants}')
+    if args.bench:
+        out.append(f'bench={args.bench}')
+    if args.footprint:
+        out.append(f'footprint={args.footprint}')
+    return out + list(args.extra)
+
+
+def check_args(args: argparse.Namespace) -> str | None:
+    for name in ('variants', 'bench'):
+        value = getattr(args, name)
+        if value is not None and not LIST_RE.match(value):
+            return f'--{name} takes a comma-separated list of names or globs, got {value!r}'
+    if args.footprint is not None and not FOOTPRINT_RE.match(args.footprint):
+        return f'--footprint takes comma-separated numbers, got {args.footprint!r}'
+    if args.variants_file is not None and not args.variants_file.is_file():
+        return f'--variants-file {args.variants_file}: no such file'
+    if args.timeout <= 0:
+        return '--timeout must be positive'
+    return None
+
+
+class Progress:
+    """Prints the kernel's progress lines with the elapsed time."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.buf = b''
+
+    def __call__(self, chunk: bytes) -> None:
+        self.buf += chunk
+        *lines, self.buf = self.buf.split(b'\n')
+        for raw in lines:
+            line = raw.rstrip(b'\r')
+            if PROGRESS_RE.match(line):
+                elapsed = time.monotonic() - self.start
+                print(f'  {elapsed:6.1f} s  {line[8:].decode(errors="replace")}', flush=True)
+
+
+def default_out() -> Path:
+    stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M%S')
+    return paths.ROOT / 'results' / stamp
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = check_args(args)
+    if problem:
+        print(f'kfront run: {problem}', file=sys.stderr)
+        return 2
+    options = [f'-Dvariants_file={args.variants_file.resolve()}'] if args.variants_file \
+        else ['-Dvariants_file=']
+    print('kfront run: building', flush=True)
+    if not build.build(options=options):
+        return 1
+    out = args.out or default_out()
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / 'serial.log'
+    cfg = qemu.BootConfig(iso=paths.iso_path(), firmware=args.firmware, accel=args.accel,
+                          timeout=args.timeout, kernel_args=kernel_args(args))
+    print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}); '
+          f'serial log: {log}', flush=True)
+    res = qemu.boot(cfg, log=log, on_output=Progress())
+    if res.timed_out:
+        print(f'kfront run: timeout after {args.timeout:g} s; collecting what arrived',
+              file=sys.stderr)
+    return finish(out, log, res, args)
+
+
+def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace) -> int:
+    col = collect.collect_file(log)
+    for p in col.problems:
+        if p.severity != 'note':
+            print(f'kfront run: {log.name}: {p}', file=sys.stderr)
+    if not col.runs:
+        print('kfront run: no result records in the serial log', file=sys.stderr)
+        return 1
+    extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
+                                        'firmware': args.firmware, 'accel': args.accel,
+                                        'kernel_status': res.status}}
+    data = results.build_results(col.runs[-1], extra)
+    results.save(data, out / 'results.json')
+    files = report.write_all(data, out)
+    print()
+    print(report.terminal_table(data, color=sys.stdout.isatty()))
+    print(f'\nkfront run: wrote {out / "results.json"} and {len(files)} report files in {out}')
+    if res.status != 0 or not col.complete:
+        status = res.exit_code() if res.status != 0 else 1
+        print(f'kfront run: the run did not complete cleanly (kernel status {res.status})',
+              file=sys.stderr)
+        return status
+    return 0
