@@ -32,19 +32,19 @@ static u64 pit_measure(u16 latch)
 
 	/* Gate low while programming, speaker off. */
 	b = inb(PORT_B) & ~(PORT_B_SPEAKER | PORT_B_GATE2);
-	outb(b, PORT_B);
-	outb(PIT_CMD_CH2_MODE0, PIT_MODE);
-	outb(latch & 0xff, PIT_CH2_DATA);
-	outb(latch >> 8, PIT_CH2_DATA);
+	outb(PORT_B, b);
+	outb(PIT_MODE, PIT_CMD_CH2_MODE0);
+	outb(PIT_CH2_DATA, latch & 0xff);
+	outb(PIT_CH2_DATA, latch >> 8);
 	/* Gate high: the count starts on the next PIT clock. */
-	outb(b | PORT_B_GATE2, PORT_B);
+	outb(PORT_B, b | PORT_B_GATE2);
 	t0 = rdtsc();
 	do {
 		t1 = rdtsc();
 		if (t1 - t0 > CAL_TSC_LIMIT)
 			return 0;
 	} while (!(inb(PORT_B) & PORT_B_OUT2));
-	outb(b, PORT_B);	/* gate low again */
+	outb(PORT_B, b);	/* gate low again */
 	return t1 - t0;
 }
 

@@ -25,7 +25,8 @@ PACKAGES: dict[str, str] = {
     'ovmf': 'UEFI firmware for QEMU boots',
     'clang': 'the clang variants and the libFuzzer target',
     'libclang-rt-14-dev': 'libFuzzer and sanitizer runtimes for clang',
-    'valgrind': 'callgrind/cachegrind counts of the host harness',
+    'valgrind': 'callgrind/cachegrind counts; validates the fesim plugin',
+    'qemu-user': 'qemu-x86_64 runs the fesim validation program under the plugin',
 }
 
 

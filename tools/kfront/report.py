@@ -139,6 +139,7 @@ def result_rows(results: dict[str, Any], counter: str
     """One row per result carrying `counter`: the core of every table."""
     bad = _mismatched(results)
     base = results.get("baseline")
+    groups = len({e.get("group") for e in results["results"]}) > 1
     rows = []
     for e in results["results"]:
         c = e["counters"].get(counter)
@@ -146,8 +147,10 @@ def result_rows(results: dict[str, Any], counter: str
             continue
         median, ci = per_op_text(e, c)
         digest_bad = (_digest_key(e), e["variant"]) in bad
+        variant = f"{e['variant']} (group {e.get('group')})" if groups \
+            else e["variant"]
         rows.append([
-            Cell(bench_label(e)), Cell(e["variant"]),
+            Cell(bench_label(e)), Cell(variant),
             Cell(median, "num"), Cell(ci, "num"), Cell(spread_text(c), "num"),
             Cell(str(c["per_op"]["n"]), "num"),
             ratio_text(c.get("ratio"), e["variant"] == base),
