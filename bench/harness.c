@@ -30,7 +30,8 @@ static u64 samples[HARNESS_MAX_VARIANTS][COUNTERS_MAX][HARNESS_MAX_RUNS];
 static u64 regions[HARNESS_MAX_VARIANTS][HARNESS_MAX_RUNS];
 static u64 scratch[HARNESS_MAX_RUNS > CALIB_ROUNDS ? HARNESS_MAX_RUNS : CALIB_ROUNDS];
 static u64 overhead[COUNTERS_MAX];
-static u64 region_seq;
+static u64 region_seq;		/* regions begun: the next one's fesim seq */
+static u64 calib_first;		/* seq of the first calibration region */
 static struct variant_state vstate[HARNESS_MAX_VARIANTS];
 static struct record rec;
 
@@ -71,6 +72,7 @@ void harness_calibrate(int nslots)
 	u64 d[COUNTERS_MAX];
 	struct stats st;
 
+	calib_first = region_seq;
 	for (int r = 0; r < CALIB_ROUNDS; r++) {
 		measure(&noop_bench, &ctx, 0, nslots, d);
 		for (int i = 0; i < nslots; i++)
@@ -203,7 +205,7 @@ static u32 run_group(const struct harness_job *job, const struct harness_config 
 		for (int v = 0; v < job->nvariants; v++) {
 			if (vstate[v].failed)
 				continue;
-			regions[v][r] = region_seq + 1;
+			regions[v][r] = region_seq;
 			check_run(job, cfg, v, run_once(job, cfg, v, nslots, out), failed);
 			for (int i = 0; i < nslots; i++)
 				samples[v][i][r] = out[i];
@@ -260,6 +262,10 @@ static void emit_result(const struct harness_job *job, const struct harness_conf
 		rec_arr_end(&rec);
 	}
 	rec_obj_end(&rec);
+	/* fesim region numbers: the empty regions measured for the overhead,
+	 * and the first region of each run (diff: runs use two, N then 2N). */
+	rec_u64(&rec, "calib_region", calib_first);
+	rec_u64(&rec, "calib_regions", CALIB_ROUNDS);
 	rec_arr_begin(&rec, "regions");
 	for (u32 r = 0; r < runs; r++)
 		rec_arr_u64(&rec, regions[v][r]);

@@ -4,6 +4,7 @@
 #define KFRONT_LIST_H
 
 #include <kfront/compiler.h>
+#include <kfront/types.h>
 
 struct list_head {
 	struct list_head *next, *prev;

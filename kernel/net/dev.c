@@ -27,3 +27,19 @@ int dev_queue_xmit(struct sk_buff *skb)
 	}
 	return 0;
 }
+
+int net_rx_frame(struct net_stack *net, const void *frame, u32 len)
+{
+	struct sk_buff *skb;
+
+	if (len > SKB_DATA_STD - NET_IP_ALIGN)
+		return -EMSGSIZE;
+	skb = alloc_skb(net, SKB_DATA_STD);
+	if (!skb)
+		return -ENOMEM;
+	memcpy(skb_put(skb, len), frame, len);
+	skb->dev = net->dev;
+	dev_queue_xmit(skb);
+	net_softirq(net);
+	return 0;
+}

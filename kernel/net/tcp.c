@@ -51,6 +51,7 @@ static void tcp_set_iss(struct tcp_sock *tp, u32 iss)
 	tp->snd_una = iss;
 	tp->snd_nxt = iss;
 	tp->write_seq = iss;
+	tp->snd_sml = iss;
 }
 
 static int tcp_v4_bind(struct sock *sk, const struct sockaddr_in *addr)

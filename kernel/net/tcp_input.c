@@ -216,6 +216,7 @@ static int tcp_ack(struct sock *sk, const struct tcphdr *th,
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 ack = cb->ack_seq;
 	u32 prior_una = tp->snd_una;
+	u32 prior_wnd = tp->snd_wnd;
 	u32 in_flight = tp->packets_out;
 	u32 acked;
 
@@ -225,7 +226,9 @@ static int tcp_ack(struct sock *sk, const struct tcphdr *th,
 		return NET_DROP_TCP_ACK_UNSENT;
 	tcp_ack_update_window(sk, th, cb->seq, ack);
 	if (ack == prior_una) {
-		tcp_dup_ack(sk, payload);
+		/* A window update is not a duplicate ACK (RFC 5681 2). */
+		if (tp->snd_wnd == prior_wnd)
+			tcp_dup_ack(sk, payload);
 		return 0;
 	}
 	tp->snd_una = ack;
@@ -571,9 +574,19 @@ int tcp_rcv_state_process(struct sock *sk, struct sk_buff *skb)
 		return 0;
 	}
 	switch (sk->state) {
-	case TCP_ESTABLISHED:
 	case TCP_FIN_WAIT1:
 	case TCP_FIN_WAIT2:
+		/* Nobody can read new data on a closed socket: abort. */
+		if (unlikely((sk->flags & SOCK_ORPHAN) && payload &&
+			     after(cb->end_seq - !!(cb->tcp_flags & TCPHDR_FIN),
+				   tcp_sk(sk)->rcv_nxt))) {
+			tcp_send_active_reset(sk);
+			tcp_done(sk);
+			return net_drop(skb, NET_DROP_TCP_CLOSED);
+		}
+		tcp_data_queue(sk, skb);
+		break;
+	case TCP_ESTABLISHED:
 		tcp_data_queue(sk, skb);
 		break;
 	default:

@@ -121,7 +121,9 @@ int tcp_transmit_skb(struct sock *sk, struct sk_buff *skb, bool clone)
 		tcp_event_ack_sent(tp);
 	tp->segs_out++;
 	net->mib.tcp_out_segs++;
-	return ip_queue_xmit(skb, sk->saddr, sk->daddr, IPPROTO_TCP);
+	/* A drop below IP is a loss like any other: the RTO repairs it. */
+	ip_queue_xmit(skb, sk->saddr, sk->daddr, IPPROTO_TCP);
+	return 0;
 }
 
 static bool tcp_nagle_hold(struct sock *sk, struct sk_buff *skb)
@@ -132,14 +134,18 @@ static bool tcp_nagle_hold(struct sock *sk, struct sk_buff *skb)
 		return false;
 	if (TCP_SKB_CB(skb)->tcp_flags & TCPHDR_FIN)
 		return false;
-	/* Hold a small segment only while data is in flight (RFC 896). */
-	return tp->packets_out != 0;
+	/* Nagle with Minshall's refinement, as Linux: hold a small segment
+	 * only while an earlier small one is unacknowledged. */
+	return tp->packets_out != 0 && after(tp->snd_sml, tp->snd_una);
 }
 
 static bool tcp_snd_wnd_ok(const struct tcp_sock *tp, struct sk_buff *skb)
 {
 	u32 end = TCP_SKB_CB(skb)->end_seq;
 
+	/* The SYN is sent before any window is known. */
+	if (unlikely(TCP_SKB_CB(skb)->tcp_flags & TCPHDR_SYN))
+		return true;
 	return !after(end, tp->snd_una + tp->snd_wnd);
 }
 
@@ -165,6 +171,8 @@ void tcp_write_xmit(struct sock *sk, bool push_partial)
 		if (after(cb->end_seq, tp->snd_nxt))
 			tp->snd_nxt = cb->end_seq;
 		tp->packets_out++;
+		if (skb->len < tp->mss_cache)
+			tp->snd_sml = cb->end_seq;
 		if (!tp->rtx_timer.pending)
 			tcp_rearm_rto(sk);
 	}

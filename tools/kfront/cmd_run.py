@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from kfront import build, collect, paths, qemu, report, results
+from kfront import build, collect, paths, qemu, report, results, sim
 from kfront.cmd_boot import add_boot_options
 
 PROGRESS_RE = re.compile(rb'^kfront: (\[\d+/\d+\].*|error.*|warning.*|timeout.*|exit status.*)$')
@@ -63,6 +63,11 @@ def check_args(args: argparse.Namespace) -> str | None:
         return f'--variants-file {args.variants_file}: no such file'
     if args.timeout <= 0:
         return '--timeout must be positive'
+    if args.sim is not None:
+        try:
+            sim.parse_models(args.sim)
+        except sim.SimError as exc:
+            return f'--sim: {exc}'
     return None
 
 
@@ -103,16 +108,31 @@ def run(args: argparse.Namespace) -> int:
     log = out / 'serial.log'
     cfg = qemu.BootConfig(iso=paths.iso_path(), firmware=args.firmware, accel=args.accel,
                           timeout=args.timeout, kernel_args=kernel_args(args))
-    print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}); '
-          f'serial log: {log}', flush=True)
+    sim_out = None
+    if args.sim:
+        if args.accel != 'tcg':
+            print('kfront run: --sim needs --accel tcg (the plugin is a TCG plugin)',
+                  file=sys.stderr)
+            return 2
+        plugin = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
+        if not plugin.exists():
+            print(f'kfront run: --sim: the fesim plugin was not built ({plugin})',
+                  file=sys.stderr)
+            return 1
+        sim_out = out / 'fesim.jsonl'
+        cfg.extra_qemu_args += sim.plugin_args(plugin, sim.parse_models(args.sim), sim_out)
+    print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}'
+          f'{", fesim " + args.sim if args.sim else ""}); serial log: {log}', flush=True)
     res = qemu.boot(cfg, log=log, on_output=Progress())
+    print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s', flush=True)
     if res.timed_out:
         print(f'kfront run: timeout after {args.timeout:g} s; collecting what arrived',
               file=sys.stderr)
-    return finish(out, log, res, args)
+    return finish(out, log, res, args, sim_out)
 
 
-def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace) -> int:
+def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
+           sim_out: Path | None = None) -> int:
     col = collect.collect_file(log)
     for p in col.problems:
         if p.severity != 'note':
@@ -123,7 +143,18 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace)
     extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
                                         'firmware': args.firmware, 'accel': args.accel,
                                         'kernel_status': res.status}}
-    data = results.build_results(col.runs[-1], extra)
+    run = col.runs[-1]
+    if sim_out is not None:
+        try:
+            simdata = sim.load(sim_out)
+        except sim.SimError as exc:
+            print(f'kfront run: --sim: {exc}', file=sys.stderr)
+            return 1
+        merged = sim.merge_into_run(run, simdata)
+        extra['sim'] = sim.describe(simdata)
+        print(f'kfront run: fesim: {len(simdata.regions)} regions, merged into '
+              f'{merged} result records', flush=True)
+    data = results.build_results(run, extra)
     results.save(data, out / 'results.json')
     files = report.write_all(data, out)
     print()

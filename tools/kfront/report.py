@@ -23,7 +23,12 @@ from .results import counter_label, cost_counter
 
 RED = "\x1b[31;1m"
 RESET = "\x1b[0m"
-SIM_MISSES = "sim.l1i_misses"
+SIM_MISSES_RE = re.compile(r"^sim\.(?:[A-Za-z0-9_-]+\.)?l1i_misses$")
+
+
+def sim_miss_counters(entries: list[dict[str, Any]]) -> list[str]:
+    """Simulated L1i miss counters present (one per simulated model)."""
+    return sorted({c for e in entries for c in e["counters"] if SIM_MISSES_RE.match(c)})
 
 
 # -- document model ----------------------------------------------------------
@@ -315,8 +320,8 @@ def bench_chart(results: dict[str, Any], bench: str,
                 entries: list[dict[str, Any]]) -> Chart | None:
     cost = cost_counter({"results": entries})
     panels = [(cost, counter_label(cost))] if cost else []
-    if any(SIM_MISSES in e["counters"] for e in entries):
-        panels.append((SIM_MISSES, counter_label(SIM_MISSES)))
+    for sim in sim_miss_counters(entries):
+        panels.append((sim, counter_label(sim)))
     if not panels:
         return None
     heights = [70 + 26 * len(_bars(results, entries, c)) for c, _ in panels]
@@ -371,7 +376,8 @@ def build_charts(results: dict[str, Any]) -> list[Chart]:
     for b, es in swept.items():
         charts.append(sweep_chart(results, b, es,
                                   cost_counter({"results": es})))
-        charts.append(sweep_chart(results, b, es, SIM_MISSES))
+        for sim in sim_miss_counters(es):
+            charts.append(sweep_chart(results, b, es, sim))
     return [c for c in charts if c is not None]
 
 

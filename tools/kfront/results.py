@@ -335,6 +335,17 @@ def counter_label(name: str) -> str:
         "fe_stalls": "front-end stall cycles",
         "sim.l1i_misses": "simulated L1 I-cache misses",
     }
+    sim = {
+        "instructions": "simulated instructions",
+        "l1i_misses": "simulated L1 I-cache misses",
+        "uop_misses": "simulated uop-cache misses",
+        "itlb_misses": "simulated I-TLB misses",
+        "footprint_bytes": "simulated code footprint (bytes)",
+        "taken_branches": "simulated taken branches",
+    }
+    parts = name.split(".")
+    if parts[0] == "sim" and len(parts) == 3 and parts[2] in sim:
+        return f"{sim[parts[2]]} ({parts[1]})"
     return labels.get(name, name)
 
 

@@ -101,6 +101,10 @@ void net_timer_init(struct net_timer *t, void (*fn)(struct net_timer *t));
 void net_timer_mod(struct net_stack *net, struct net_timer *t, u64 expires);
 void net_timer_del(struct net_timer *t);
 
+/* Puts a raw Ethernet frame on the wire of the loopback device: it comes
+ * back through the RX ring like any frame (tests, fuzzing). */
+int net_rx_frame(struct net_stack *net, const void *frame, u32 len);
+
 /* Packet-filter chain length (the footprint knob). */
 int net_set_footprint(struct net_stack *net, u32 rules);
 u32 net_filter_rule_count(void);

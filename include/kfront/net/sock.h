@@ -103,6 +103,7 @@ struct tcp_sock {
 	u32 snd_wl1;
 	u32 snd_wl2;
 	u32 write_seq;		/* next byte the user writes */
+	u32 snd_sml;		/* end of the last small segment sent */
 	u32 max_window;
 	/* Receive sequence space. */
 	u32 irs;

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* net.tcp_rr: netperf TCP_RR over the loopback NIC: a 1-byte request and
+ * a 1-byte response between two connected sockets per transaction. */
+#include <kfront/errno.h>
+#include <kfront/slab.h>
+#include <kfront/net/netbench.h>
+
+static int tcp_rr_setup(struct bench_ctx *ctx)
+{
+	struct netbench *nb = kzalloc(sizeof(*nb));
+	int err;
+
+	if (!nb)
+		return -ENOMEM;
+	err = netbench_init(ctx, nb, 64);
+	if (!err)
+		err = netbench_tcp_connect(ctx, nb);
+	if (err) {
+		netbench_destroy(nb);
+		kfree(nb);
+		return err;
+	}
+	sock_set_nodelay(nb->client, true);
+	sock_set_nodelay(nb->server, true);
+	ctx->priv = nb;
+	return 0;
+}
+
+static int tcp_rr_one(struct bench_ctx *ctx, struct netbench *nb, u8 req)
+{
+	u8 resp = (u8)~req;
+	u8 got;
+	ssize_t n;
+
+	n = sock_send(nb->client, &req, 1);
+	if (n != 1)
+		return netbench_fail(ctx, "tcp_rr request send", (u64)n, 1);
+	n = sock_recv(nb->server, &got, 1);
+	if (n != 1 || got != req)
+		return netbench_fail(ctx, "tcp_rr request", n == 1 ? got : (u64)n,
+				     req);
+	n = sock_send(nb->server, &resp, 1);
+	if (n != 1)
+		return netbench_fail(ctx, "tcp_rr response send", (u64)n, 1);
+	n = sock_recv(nb->client, &got, 1);
+	if (n != 1 || got != resp)
+		return netbench_fail(ctx, "tcp_rr response",
+				     n == 1 ? got : (u64)n, resp);
+	return 0;
+}
+
+static int tcp_rr_run(struct bench_ctx *ctx, u64 iters)
+{
+	struct netbench *nb = ctx->priv;
+	u64 i, sum = 0, wake0 = nb->wakeups;
+	int err;
+
+	netbench_run_begin(nb);
+	for (i = 0; i < iters; i++) {
+		u8 req = (u8)(nb->ops * 131 + 7);
+
+		err = tcp_rr_one(ctx, nb, req);
+		if (err)
+			return err;
+		sum = sum * 31 + req;
+		netbench_tick(nb);
+	}
+	if (nb->wakeups - wake0 < 2 * iters)
+		return netbench_fail(ctx, "tcp_rr wakeups", nb->wakeups - wake0,
+				     2 * iters);
+	if (sock_state(nb->client) != TCP_ESTABLISHED ||
+	    sock_state(nb->server) != TCP_ESTABLISHED)
+		return netbench_fail(ctx, "tcp_rr state",
+				     sock_state(nb->client), TCP_ESTABLISHED);
+	if (sock_rx_pending(nb->client) || sock_rx_pending(nb->server))
+		return netbench_fail(ctx, "tcp_rr leftover bytes",
+				     sock_rx_pending(nb->client) +
+				     sock_rx_pending(nb->server), 0);
+	ctx->digest = bench_digest_fold(ctx->digest, iters);
+	ctx->digest = bench_digest_fold(ctx->digest, sum);
+	return netbench_run_end(ctx, nb);
+}
+
+static void tcp_rr_teardown(struct bench_ctx *ctx)
+{
+	struct netbench *nb = ctx->priv;
+
+	if (!nb)
+		return;
+	netbench_destroy(nb);
+	kfree(nb);
+	ctx->priv = NULL;
+}
+
+const struct bench_desc bench_net_tcp_rr = {
+	.name = "net.tcp_rr",
+	.op = "transaction",
+	.default_iters = 20000,
+	.quick_iters = 2000,
+	.setup = tcp_rr_setup,
+	.run = tcp_rr_run,
+	.teardown = tcp_rr_teardown,
+};
