@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Memory and string helpers. A kernel compiles these with its own flags,
  * so they are measured code: each compiler variant gets its own copy. */
+#define KFRONT_STRING_IMPL	/* the real functions, not the builtins */
 #include <kfront/string.h>
 
 void *memcpy(void *dst, const void *src, size_t n)

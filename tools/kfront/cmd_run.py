@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from kfront import build, collect, paths, qemu, report, results, sim
+from kfront import build, collect, paths, qemu, report, results, sim, size
 from kfront.cmd_boot import add_boot_options
 
 PROGRESS_RE = re.compile(rb'^kfront: (\[\d+/\d+\].*|error.*|warning.*|timeout.*|exit status.*)$')
@@ -155,6 +155,10 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         print(f'kfront run: fesim: {len(simdata.regions)} regions, merged into '
               f'{merged} result records', flush=True)
     data = results.build_results(run, extra)
+    try:
+        data['sizes'] = size.analyze_build()
+    except (size.SizeError, OSError) as exc:
+        print(f'kfront run: no size report: {exc}', file=sys.stderr)
     results.save(data, out / 'results.json')
     files = report.write_all(data, out)
     print()

@@ -249,6 +249,8 @@ def build_document(results: dict[str, Any]) -> list[Section]:
                                 f"Ratios are to {base}; * marks an "
                                 "interval that excludes 1.0."))
         sections.append(sec)
+    if results.get("sizes"):
+        sections.append(_sizes_section(results["sizes"]))
     charts = build_charts(results)
     if charts:
         sections.append(Section("Charts", list(charts)))
@@ -261,6 +263,27 @@ def build_document(results: dict[str, Any]) -> list[Section]:
         "by run when variants ran interleaved). Digits shown are those the "
         "interval supports. See docs/statistics.md."]))
     return sections
+
+
+def _sizes_section(sizes: list[dict[str, Any]]) -> Section:
+    """Code size of each variant's measured code (kfront size)."""
+    rows = [[Cell(str(s["variant"])), Cell(str(s["text"]), "num"),
+             Cell(str(s["rodata"]), "num"), Cell(str(s["functions"]), "num"),
+             Cell(str(s["rep_movs"]), "num"), Cell(str(s["padding_bytes"]), "num"),
+             Cell(str(s["cold_functions"]), "num")] for s in sizes]
+    sec = Section("Code size of the measured code", [Table(
+        ["variant", "text bytes", "rodata bytes", "functions", "rep movs sites",
+         "nop padding bytes", "cold parts"], rows)])
+    benches = sorted({b for s in sizes for b in s.get("hot", {})})
+    hot_rows = [[Cell(b)] + [Cell("{bytes} B / {functions} fn".format(**s["hot"][b])
+                                  if b in s.get("hot", {}) else "-", "num")
+                             for s in sizes] for b in benches]
+    if hot_rows:
+        sec.blocks.append(Table(["benchmark"] + [str(s["variant"]) for s in sizes],
+                                hot_rows, "Hot path: functions reachable from the "
+                                "benchmark's run() by direct calls (an estimate: "
+                                "calls through pointers are not followed)."))
+    return sec
 
 
 def _events_section(results: dict[str, Any]) -> Section:

@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Code-size report of each compiler variant's measured code.
+
+Reads the per-variant objects the build makes (build/bench/variant_NN.o:
+one relocatable blob per variant, its sections named .variant.NN.NAME.*)
+with binutils: section sizes, per-function sizes, `rep movs`/`rep stos`
+sites, alignment padding (bytes of nop instructions) and functions split
+or placed out of line as cold code. Each benchmark's hot functions are
+those reachable from its run() by direct calls and jumps (an estimate:
+calls through function pointers are not followed).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import paths
+
+SECTION_RE = re.compile(r'^\s*\[\s*\d+\]\s+(\.variant\.(\d+)\.([^.\s]+(?:\.[^.\s]+)*)\.(text|rodata|data|bss))\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)')
+FUNC_RE = re.compile(r'^([0-9a-f]+) <([^>]+)>:$')
+INSN_RE = re.compile(r'^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*(.*)$')
+CALL_RE = re.compile(r'\b(?:call|jmp)\w*\s+[0-9a-f]+ <([^>+]+)(?:\+0x[0-9a-f]+)?>')
+RELOC_RE = re.compile(r'^\s*[0-9a-f]+: R_X86_64_(?:PLT32|PC32)\s+([^+\-\s]+)')
+NOP_RE = re.compile(r'^(?:data16 |cs )*(?:nop\w*|xchg\s+%ax,%ax)\b')
+
+
+class SizeError(Exception):
+    """The build has no variant objects to read (one-line message)."""
+
+
+@dataclass
+class Function:
+    name: str
+    size: int
+    cold: bool
+
+
+@dataclass
+class VariantSize:
+    name: str
+    index: int
+    sections: dict[str, int] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)
+    rep_movs: int = 0
+    rep_stos: int = 0
+    padding_bytes: int = 0
+    cold_functions: int = 0
+    calls: dict[str, set[str]] = field(default_factory=dict)
+    starts: dict[str, int] = field(default_factory=dict)
+    bench_runs: dict[str, str] = field(default_factory=dict)
+
+    def hot_functions(self, run_fn: str) -> set[str]:
+        seen, todo = set(), [run_fn]
+        while todo:
+            f = todo.pop()
+            if f in seen or f not in self.functions:
+                continue
+            seen.add(f)
+            todo.extend(self.calls.get(f, ()))
+        return seen
+
+    def to_dict(self) -> dict[str, Any]:
+        hot = {b: sorted(self.hot_functions(fn)) for b, fn in sorted(self.bench_runs.items())}
+        return {
+            'variant': self.name,
+            'text': self.sections.get('text', 0),
+            'rodata': self.sections.get('rodata', 0),
+            'data': self.sections.get('data', 0),
+            'bss': self.sections.get('bss', 0),
+            'functions': len(self.functions),
+            'rep_movs': self.rep_movs,
+            'rep_stos': self.rep_stos,
+            'padding_bytes': self.padding_bytes,
+            'cold_functions': self.cold_functions,
+            'hot': {b: {'functions': len(fs),
+                        'bytes': sum(self.functions[f].size for f in fs),
+                        'names': fs} for b, fs in hot.items()},
+            'function_sizes': {f.name: f.size for f in
+                               sorted(self.functions.values(), key=lambda f: -f.size)},
+        }
+
+
+def _run(cmd: list[str]) -> str:
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def _sections(v: VariantSize, obj: Path) -> None:
+    for line in _run(['readelf', '-S', '-W', str(obj)]).splitlines():
+        m = SECTION_RE.match(line)
+        if m:
+            v.index = int(m.group(2))
+            v.name = m.group(3)
+            v.sections[m.group(4)] = int(m.group(5), 16)
+
+
+def _functions(v: VariantSize, obj: Path) -> None:
+    for line in _run(['nm', '-S', '--defined-only', str(obj)]).splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in 'tT':
+            name = parts[3]
+            v.functions[name] = Function(name, int(parts[1], 16), name.endswith('.cold'))
+            v.starts[name] = int(parts[0], 16)   # text is at address 0 in the blob
+    v.cold_functions = sum(f.cold for f in v.functions.values())
+
+
+def _disassembly(v: VariantSize, obj: Path) -> None:
+    current = None
+    pending = None      # the target of the last call/jmp, until its reloc
+    for line in _run(['objdump', '-d', '--no-show-raw-insn', '-r', str(obj)]).splitlines():
+        m = FUNC_RE.match(line)
+        if m:
+            current, pending = m.group(2), None
+            continue
+        r = RELOC_RE.match(line)
+        if r:
+            if pending is not None and current:
+                # An unresolved call: the relocation names the callee.
+                v.calls.setdefault(current, set()).add(r.group(1))
+                pending = None
+            continue
+        if pending is not None and current and pending != current:
+            v.calls.setdefault(current, set()).add(pending)
+        pending = None
+        ins = line.split(':', 1)[1].strip() if ':' in line and current else ''
+        if not ins:
+            continue
+        if ins.startswith('rep movs'):
+            v.rep_movs += 1
+        elif ins.startswith('rep stos'):
+            v.rep_stos += 1
+        c = CALL_RE.search(ins)
+        if c:
+            pending = c.group(1)
+    # Padding: bytes of nop instructions, from the raw encoding.
+    for line in _run(['objdump', '-d', str(obj)]).splitlines():
+        m = INSN_RE.match(line)
+        if m and NOP_RE.match(m.group(3).strip()):
+            v.padding_bytes += len(m.group(2).split())
+
+
+# offsetof(struct bench_desc, run) in include/kfront/bench.h
+BENCH_DESC_RUN_OFFSET = 40
+
+
+def _function_at(v: VariantSize, offset: int) -> str | None:
+    for f, start in v.starts.items():
+        if start <= offset < start + v.functions[f].size:
+            return f
+    return None
+
+
+def _bench_runs(v: VariantSize, obj: Path) -> None:
+    """bench name -> its run function, from the relocation of each
+    descriptor's run pointer (bench_net_tcp_rr -> "net.tcp_rr")."""
+    descs = {}
+    for line in _run(['readelf', '-s', '-W', str(obj)]).splitlines():
+        parts = line.split()
+        # Num: Value Size Type Bind Vis Ndx Name (values are section offsets)
+        if len(parts) == 8 and parts[7].startswith('bench_') and parts[3] == 'OBJECT':
+            descs[int(parts[1], 16) + BENCH_DESC_RUN_OFFSET] = parts[7]
+    section = f'.variant.{v.index:02d}.{v.name}.rodata'
+    for line in _run(['objdump', '-r', '-j', section, str(obj)]).splitlines():
+        parts = line.split()
+        if len(parts) != 3 or parts[1] != 'R_X86_64_64':
+            continue
+        off = int(parts[0], 16)
+        if off not in descs:
+            continue
+        target, _, addend = parts[2].partition('+')
+        fn = _function_at(v, int(addend, 16)) if target.endswith('.text') else target
+        if fn:
+            v.bench_runs[descs[off][len('bench_'):].replace('_', '.', 1)] = fn
+
+
+def analyze(obj: Path) -> VariantSize:
+    v = VariantSize(name=obj.stem, index=0)
+    _sections(v, obj)
+    _functions(v, obj)
+    _disassembly(v, obj)
+    _bench_runs(v, obj)
+    return v
+
+
+def variant_objects(build: Path = paths.BUILD) -> list[Path]:
+    objs = sorted((build / 'bench').glob('variant_*.o'))
+    if not objs:
+        raise SizeError(f'no variant objects in {build / "bench"}: build first')
+    return objs
+
+
+def analyze_build(build: Path = paths.BUILD) -> list[dict[str, Any]]:
+    return [analyze(o).to_dict() for o in variant_objects(build)]
+
+
+def table(sizes: list[dict[str, Any]]) -> str:
+    head = ['variant', 'text', 'rodata', 'data+bss', 'functions', 'rep movs',
+            'rep stos', 'nop padding', 'cold parts']
+    rows = [[s['variant'], s['text'], s['rodata'], s['data'] + s['bss'], s['functions'],
+             s['rep_movs'], s['rep_stos'], s['padding_bytes'], s['cold_functions']]
+            for s in sizes]
+    base = sizes[0]['text'] if sizes else 0
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    out = ['  '.join(str(h).rjust(w) if i else str(h).ljust(w)
+                     for i, (h, w) in enumerate(zip(head, widths)))]
+    out.append('  '.join('-' * w for w in widths))
+    for r in rows:
+        out.append('  '.join(str(x).rjust(w) if i else str(x).ljust(w)
+                             for i, (x, w) in enumerate(zip(r, widths))))
+    if base:
+        out.append('')
+        out.append('text relative to ' + sizes[0]['variant'] + ': ' + ', '.join(
+            f"{s['variant']} {s['text'] / base:.3f}" for s in sizes))
+    return '\n'.join(out)
+
+
+def hot_table(sizes: list[dict[str, Any]]) -> str:
+    benches = sorted({b for s in sizes for b in s['hot']})
+    lines = ['hot path (functions reachable from run() by direct calls): bytes / functions']
+    lines.append('  '.join(['benchmark'.ljust(22)] + [s['variant'].rjust(14) for s in sizes]))
+    for b in benches:
+        cells = []
+        for s in sizes:
+            h = s['hot'].get(b)
+            cells.append((f"{h['bytes']} / {h['functions']}" if h else '-').rjust(14))
+        lines.append('  '.join([b.ljust(22)] + cells))
+    return '\n'.join(lines)
