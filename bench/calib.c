@@ -81,6 +81,48 @@ const struct bench_desc bench_calib_memcpy20 = {
 	.setup = memcpy_setup, .run = memcpy_run,
 };
 
+/* calib.unlikely: the shape of every kernel input check: a fast path,
+ * and an error path marked unlikely() that calls out to report. -O2
+ * tests first and returns early, with the error path out of line; -Os
+ * sets up the frame first and lays the error path in the way. */
+static __noinline void report_bad_hdr(struct bench_ctx *ctx, const struct hdr20 *h)
+{
+	snprintf(ctx->err, sizeof(ctx->err), "bad header %08x %08x",
+		 h->w[0], h->w[1]);
+}
+
+static __noinline int check_hdr(struct bench_ctx *ctx, const struct hdr20 *h)
+{
+	if (unlikely(h->w[0] == 0xdeadbeef || h->w[4] > 0x10000)) {
+		report_bad_hdr(ctx, h);
+		report_bad_hdr(ctx, h + 1);
+		return -EPROTO;
+	}
+	return (int)(h->w[1] & 1);
+}
+
+static int unlikely_run(struct bench_ctx *ctx, u64 iters)
+{
+	const struct hdr20 *src = memcpy_state.src;
+	u64 odd = 0;
+
+	for (u64 i = 0; i < iters; i++) {
+		int ret = check_hdr(ctx, &src[i % MEMCPY_SLOTS]);
+
+		if (unlikely(ret < 0))
+			return ret;
+		odd += (u64)ret;
+	}
+	ctx->digest = bench_digest_fold(ctx->digest, odd);
+	return 0;
+}
+
+const struct bench_desc bench_calib_unlikely = {
+	.name = "calib.unlikely", .op = "check",
+	.default_iters = 100000, .quick_iters = 10000,
+	.setup = memcpy_setup, .run = unlikely_run,
+};
+
 /* calib.calls: a chain of small non-inlined calls through a table of
  * function pointers, the shape of protocol dispatch. */
 typedef u64 (*step_fn)(u64);
