@@ -149,3 +149,19 @@ const struct bench_desc bench_calib_calls = {
 	.default_iters = 100000, .quick_iters = 10000,
 	.run = calls_run,
 };
+
+/* calib.hang: never returns. It exists so the tests can prove that the
+ * watchdog ends an overrunning benchmark and the suite carries on; it
+ * runs only when named exactly (bench=calib.hang). */
+static int hang_run(struct bench_ctx *ctx, u64 iters)
+{
+	for (;;)
+		barrier();
+	return 0;
+}
+
+const struct bench_desc bench_calib_hang = {
+	.name = "calib.hang", .op = "nothing", .flags = BENCH_F_EXPLICIT,
+	.default_iters = 1, .quick_iters = 1,
+	.run = hang_run,
+};

@@ -14,6 +14,7 @@
 #include <kfront/record.h>
 #include <kfront/stats.h>
 #include <kfront/string.h>
+#include <kfront/watchdog.h>
 
 #define FESIM_SLOT_BENCH	1
 #define FESIM_SLOT_CALIB	2
@@ -34,6 +35,7 @@ static u64 region_seq;		/* regions begun: the next one's fesim seq */
 static u64 calib_first;		/* seq of the first calibration region */
 static struct variant_state vstate[HARNESS_MAX_VARIANTS];
 static struct record rec;
+static struct arch_jmp_buf watchdog_jmp;
 
 u64 harness_region_count(void)
 {
@@ -161,12 +163,36 @@ static int run_once(const struct harness_job *job, const struct harness_config *
 	return ret;
 }
 
-static bool over_budget(u64 start, const struct harness_config *cfg)
+/* Milliseconds of the budget left since start; 0 = spent. Without a
+ * known TSC rate the budget cannot be measured: a full one is granted. */
+static u64 budget_left(u64 start, const struct harness_config *cfg)
 {
-	u64 hz = counters_tsc_hz();
+	u64 hz = counters_tsc_hz(), used_ms;
 
-	return hz && cfg->budget_ms &&
-	       counters_tsc() - start > hz / 1000 * cfg->budget_ms;
+	if (!hz || !cfg->budget_ms)
+		return cfg->budget_ms;
+	used_ms = (counters_tsc() - start) / (hz / 1000);
+	return used_ms >= cfg->budget_ms ? 0 : cfg->budget_ms - used_ms;
+}
+
+/* One call under the watchdog: a warm-up run, or a counted run_once().
+ * If the timer fires, the benchmark is abandoned mid-flight and this
+ * returns -ETIMEDOUT (nothing after arch_setjmp reads a local). */
+static __noinline int guarded(const struct harness_job *job,
+			      const struct harness_config *cfg, int v, int nslots,
+			      u64 *out, u64 left_ms)
+{
+	int ret;
+
+	if (arch_setjmp(&watchdog_jmp))
+		return -ETIMEDOUT;
+	watchdog_arm(&watchdog_jmp, left_ms);
+	if (out)
+		ret = run_once(job, cfg, v, nslots, out);
+	else
+		ret = job->bench[v]->run(&vstate[v].ctx, vstate[v].iters);
+	watchdog_disarm();
+	return ret;
 }
 
 static void check_run(const struct harness_job *job, const struct harness_config *cfg,
@@ -174,8 +200,14 @@ static void check_run(const struct harness_job *job, const struct harness_config
 {
 	if (!ret)
 		return;
-	emit_error("error", job, v, vstate[v].ctx.err[0] ? vstate[v].ctx.err :
-		   "run failed", cfg);
+	if (ret == -ETIMEDOUT) {
+		emit_error("timeout", job, v, "the watchdog ended the run", cfg);
+		/* Its state is mid-operation: never call its teardown. */
+		vstate[v].set_up = false;
+	} else {
+		emit_error("error", job, v, vstate[v].ctx.err[0] ? vstate[v].ctx.err :
+			   "run failed", cfg);
+	}
 	vstate[v].failed = true;
 	(*failed)++;
 }
@@ -190,10 +222,10 @@ static u32 run_group(const struct harness_job *job, const struct harness_config 
 	for (u32 w = 0; w < cfg->warmup; w++)
 		for (int v = 0; v < job->nvariants; v++)
 			if (!vstate[v].failed)
-				check_run(job, cfg, v, job->bench[v]->run(&vstate[v].ctx,
-					  vstate[v].iters), failed);
+				check_run(job, cfg, v, guarded(job, cfg, v, nslots, NULL,
+					  budget_left(start, cfg)), failed);
 	for (r = 0; r < cfg->runs; r++) {
-		if (over_budget(start, cfg)) {
+		if (!budget_left(start, cfg)) {
 			for (int v = 0; v < job->nvariants; v++)
 				if (!vstate[v].failed) {
 					emit_error("timeout", job, v, "budget exceeded", cfg);
@@ -206,7 +238,8 @@ static u32 run_group(const struct harness_job *job, const struct harness_config 
 			if (vstate[v].failed)
 				continue;
 			regions[v][r] = region_seq;
-			check_run(job, cfg, v, run_once(job, cfg, v, nslots, out), failed);
+			check_run(job, cfg, v, guarded(job, cfg, v, nslots, out,
+				  budget_left(start, cfg)), failed);
 			for (int i = 0; i < nslots; i++)
 				samples[v][i][r] = out[i];
 		}

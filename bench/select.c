@@ -2,6 +2,7 @@
 /* Glob lists for bench= and variant=, number lists for footprint=. */
 #include <kfront/errno.h>
 #include <kfront/select.h>
+#include <kfront/string.h>
 
 bool glob_match(const char *pat, const char *name)
 {
@@ -43,6 +44,23 @@ bool select_match(const char *list, const char *name)
 			list++;
 		if (n && glob_match(pat, name))
 			return true;
+	}
+	return false;
+}
+
+bool select_exact(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (*list) {
+		const char *end = strchr(list, ',');
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+
+		if (len == n && !strncmp(list, name, n))
+			return true;
+		if (!end)
+			break;
+		list = end + 1;
 	}
 	return false;
 }

@@ -11,6 +11,7 @@
 #include <kfront/string.h>
 #include <kfront/suite.h>
 #include <kfront/version.h>
+#include <kfront/watchdog.h>
 
 #define MAX_FOOTPRINTS	16
 
@@ -52,6 +53,7 @@ static void emit_suite_begin(const struct suite *s)
 	rec_str(&rec, "git", KFRONT_GIT);
 	rec_str(&rec, "cmdline", s->cl->text);
 	counters_describe(&rec);
+	rec_str(&rec, "watchdog", watchdog_available() ? "apic-timer" : watchdog_reason());
 	emit_variants();
 	rec_obj_begin(&rec, "config");
 	rec_u64(&rec, "runs", s->cfg.runs);
@@ -125,9 +127,11 @@ static int configure(struct suite *s, const struct cmdline *cl)
 	return 0;
 }
 
-static bool bench_selected(const struct suite *s, const char *name)
+static bool bench_selected(const struct suite *s, const struct bench_desc *b)
 {
-	return select_match(s->bench_sel, name);
+	if (b->flags & BENCH_F_EXPLICIT)
+		return select_exact(s->bench_sel, b->name);
+	return select_match(s->bench_sel, b->name);
 }
 
 static int count_benches(const struct suite *s)
@@ -136,7 +140,7 @@ static int count_benches(const struct suite *s)
 	int n = 0;
 
 	for (u32 b = 0; b < v0->nbenches; b++)
-		n += bench_selected(s, v0->benches[b]->name);
+		n += bench_selected(s, v0->benches[b]);
 	return n;
 }
 
@@ -174,6 +178,7 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 	if (status)
 		return status;
 	counters_init();
+	watchdog_init();
 	emit_suite_begin(&s);
 	if (!strcmp(s.bench_sel, "none")) {
 		emit_suite_end(EXIT_OK);
@@ -183,7 +188,7 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 	if (!total)
 		printk("kfront: warning: bench=%s matches no benchmark\n", s.bench_sel);
 	for (u32 b = 0; b < s.variants[0]->nbenches; b++) {
-		if (bench_selected(&s, s.variants[0]->benches[b]->name))
+		if (bench_selected(&s, s.variants[0]->benches[b]))
 			failed += run_bench(&s, b, ++pos, total);
 	}
 	status = failed ? EXIT_BENCH_FAILED : EXIT_OK;

@@ -23,7 +23,8 @@
 
 static struct cpu_info cpu;
 static struct pmu pmu;
-static struct apic apic;
+/* Shared with watchdog.c (the timer). */
+struct apic x86_lapic;
 static struct lvt_save lvt_saved;
 static u32 active_ecx[PMU_MAX_SLOTS];
 static int active_n;
@@ -41,7 +42,7 @@ void counters_init(void)
 	    !msr_native_ops.rdmsr(msr_native_ops.ctx, MSR_IA32_APIC_BASE, &base) &&
 	    !(base & APIC_BASE_EXTD))
 		mmio = ioremap(base & ~0xfffULL, 4096);
-	apic_init(&apic, mmio, &cpu, &msr_native_ops);
+	apic_init(&x86_lapic, mmio, &cpu, &msr_native_ops);
 }
 
 int counters_num_groups(void)
@@ -129,12 +130,13 @@ u64 counters_tsc(void)
 
 void counters_quiet_begin(void)
 {
-	apic_mask_lvts(&apic, &lvt_saved, 0);
+	/* The timer stays: it is the watchdog (arch/x86/watchdog.c). */
+	apic_mask_lvts(&x86_lapic, &lvt_saved, APIC_KEEP(LVT_TIMER));
 }
 
 void counters_quiet_end(void)
 {
-	apic_restore_lvts(&apic, &lvt_saved);
+	apic_restore_lvts(&x86_lapic, &lvt_saved);
 }
 
 /* No libgcc in the kernel: __builtin_popcount would need it. */
@@ -201,7 +203,7 @@ void counters_describe(struct record *r)
 	rec_str(r, "source", cpu.tsc_source ? cpu.tsc_source : "none");
 	rec_bool(r, "invariant", cpu_has(&cpu, X86_FEATURE_INVARIANT_TSC));
 	rec_obj_end(r);
-	rec_bool(r, "apic", apic.present);
+	rec_bool(r, "apic", x86_lapic.present);
 	describe_pmu(r);
 	rec_arr_begin(r, "counters");
 	rec_arr_str(r, "tsc");

@@ -37,6 +37,12 @@ static void set_gate(unsigned vec, u64 handler, u8 ist)
 	g->reserved = 0;
 }
 
+/* An interrupt (not exception) vector: IF is cleared on entry. */
+void idt_set_interrupt(unsigned vec, void (*handler)(void))
+{
+	set_gate(vec, (u64)handler, 0);
+}
+
 void idt_init(void)
 {
 	struct idt_ptr ptr = { sizeof(idt) - 1, (u64)idt };

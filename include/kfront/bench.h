@@ -35,6 +35,9 @@ struct bench_desc {
 
 /* The benchmark honours ctx->footprint: the suite sweeps footprint=. */
 #define BENCH_F_FOOTPRINT	(1u << 0)
+/* Runs only when named exactly in bench= (never through a glob): for
+ * benchmarks that exist to test the harness itself. */
+#define BENCH_F_EXPLICIT	(1u << 1)
 
 /* Fold a value into a verification digest (FNV-1a over 64-bit words). */
 static inline u64 bench_digest_fold(u64 digest, u64 v)

@@ -66,22 +66,30 @@ void net_timer_del(struct net_timer *t)
 	}
 }
 
-/* Fires one expired timer at a time: a handler may add or delete any
- * timer, including freeing the socket that holds others. */
-static bool net_run_one_timer(struct net_stack *net)
+/*
+ * Fires the earliest timer due by target, with the clock set to its expiry
+ * time, as jiffies would have advanced. One at a time: a handler may add or
+ * delete any timer, including freeing the socket that holds others.
+ */
+static bool net_run_one_timer(struct net_stack *net, u64 target)
 {
+	struct net_timer *first = NULL;
 	struct list_head *pos;
 
 	list_for_each(pos, &net->timers) {
 		struct net_timer *t = list_entry(pos, struct net_timer, node);
 
-		if (t->expires <= net->now) {
-			net_timer_del(t);
-			t->fn(t);
-			return true;
-		}
+		if (t->expires <= target &&
+		    (!first || t->expires < first->expires))
+			first = t;
 	}
-	return false;
+	if (!first)
+		return false;
+	if (first->expires > net->now)
+		net->now = first->expires;
+	net_timer_del(first);
+	first->fn(first);
+	return true;
 }
 
 void net_softirq(struct net_stack *net)
@@ -101,9 +109,11 @@ void net_softirq(struct net_stack *net)
 
 void net_clock_advance(struct net_stack *net, u64 ms)
 {
-	net->now += ms;
-	while (net_run_one_timer(net))
+	u64 target = net->now + ms;
+
+	while (net_run_one_timer(net, target))
 		net_softirq(net);
+	net->now = target;
 	net_softirq(net);
 }
 

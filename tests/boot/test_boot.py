@@ -96,6 +96,22 @@ class CommandLine(unittest.TestCase):
         self.assertRegex(res.text, r"bad value 'many' for 'runs'")
 
 
+class Watchdog(unittest.TestCase):
+    def test_hung_benchmark_is_ended_and_suite_goes_on(self) -> None:
+        res = boot('bench=calib.hang,calib.empty', 'budget_ms=1000', 'quick')
+        self.assertEqual(res.status, 3, res.text[-3000:])   # a benchmark failed
+        recs = records(res)
+        begin = recs[0]
+        self.assertEqual(begin['watchdog'], 'apic-timer')
+        timeouts = [r for r in recs if r['t'] == 'timeout']
+        self.assertEqual(sorted(r['variant'] for r in timeouts),
+                         sorted(v['name'] for v in begin['variants']))
+        self.assertTrue(all(r['bench'] == 'calib.hang' for r in timeouts))
+        done = [r for r in recs if r['t'] == 'result' and r['bench'] == 'calib.empty']
+        self.assertEqual(len(done), len(begin['variants']))
+        self.assertEqual(recs[-1]['t'], 'suite_end')
+
+
 class Timeout(unittest.TestCase):
     def test_hang_is_killed(self) -> None:
         res = boot('crash=hang', timeout=20)

@@ -53,6 +53,9 @@ struct lvt_save {
  * mode mmio must point at the mapped page. 0, or -ENODEV with
  * a->present false: every other call is then a no-op.
  */
+/* The boot CPU's local APIC (arch/x86/counters.c). */
+extern struct apic x86_lapic;
+
 int apic_init(struct apic *a, volatile u32 *mmio, const struct cpu_info *ci,
 	      const struct msr_ops *ops);
 

@@ -33,6 +33,7 @@ BUILD_BUG_ON(sizeof(struct pt_regs) != 22 * 8);
 
 void gdt_init(void);
 void idt_init(void);
+void idt_set_interrupt(unsigned vec, void (*handler)(void));
 const char *x86_trap_name(unsigned vector);
 void x86_trap(struct pt_regs *regs);
 
