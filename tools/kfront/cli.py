@@ -9,7 +9,7 @@ import sys
 from kfront import VERSION, deps
 
 # Modules that provide subcommands through register(subparsers).
-COMMAND_MODULES = ('cmd_simple', 'cmd_boot', 'cmd_test', 'cmd_run', 'cmd_size',
+COMMAND_MODULES = ('cmd_simple', 'cmd_boot', 'cmd_test', 'cmd_run', 'cmd_size', 'cmd_flags',
                    'cmd_collect', 'cmd_report', 'cmd_compare')
 
 

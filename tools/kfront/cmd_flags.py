@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront flags`: the flag explorer (see tools/kfront/flags.py)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from kfront import build, collect, flags, paths, qemu, results, sim, size
+
+DEFAULT_CANDIDATES = paths.ROOT / 'bench' / 'hybrid-candidates.ini'
+FLAGS_BUILD = paths.ROOT / 'build-flags'
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser('flags', help='build and rank candidate flag sets against O2 and Os',
+                       description='Build one variant per candidate flag set, run the suite '
+                       'under the front-end simulator, and print a ranked table.')
+    p.add_argument('candidates', nargs='?', type=Path, default=DEFAULT_CANDIDATES,
+                   help='candidate file (default bench/hybrid-candidates.ini)')
+    p.add_argument('--sim', default='skylake', help='simulator model(s) (default skylake)')
+    p.add_argument('--bench', default='net.*,sched.*,mix.*,calib.memcpy20,calib.unlikely',
+                   help='benchmarks to run')
+    p.add_argument('--rank', choices=flags.METRICS, default='l1i',
+                   help='order of the table (default: simulated L1i misses)')
+    p.add_argument('--full', action='store_true', help='full runs instead of quick ones')
+    p.add_argument('--out', type=Path, help='also write the scores as JSON here')
+    p.add_argument('--timeout', type=float, default=3600.0)
+    p.set_defaults(func=run)
+
+
+def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int) -> list:
+    table = work / f'batch{n}.ini'
+    flags.write_table(variants, table)
+    print(f'kfront flags: batch {n}: {", ".join(v.name for v in variants)}', flush=True)
+    if not build.build(FLAGS_BUILD, options=[f'-Dvariants_file={table}']):
+        return []
+    log, sim_out = work / f'batch{n}.log', work / f'batch{n}.fesim.jsonl'
+    kargs = ['exit=qemu', f'bench={args.bench}'] + ([] if args.full else ['quick'])
+    cfg = qemu.BootConfig(iso=paths.iso_path(FLAGS_BUILD), timeout=args.timeout,
+                          kernel_args=kargs)
+    cfg.extra_qemu_args += sim.plugin_args(FLAGS_BUILD / 'tools' / 'fesim' / 'libfesim.so',
+                                           sim.parse_models(args.sim), sim_out)
+    res = qemu.boot(cfg, log=log)
+    col = collect.collect_file(log)
+    if not col.runs:
+        print(f'kfront flags: batch {n} produced no results (kernel status {res.status}); '
+              f'see {log}', file=sys.stderr)
+        return []
+    run = col.runs[-1]
+    sim.merge_into_run(run, sim.load(sim_out))
+    data = results.build_results(run, {'source': 'kfront flags'})
+    return flags.score_batch(data, size.analyze_build(FLAGS_BUILD), variants)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        cands = flags.vt.load(args.candidates)
+        sim.parse_models(args.sim)
+    except (flags.vt.VariantError, sim.SimError) as exc:
+        print(f'kfront flags: {exc}', file=sys.stderr)
+        return 2
+    per_batch = []
+    failed = False
+    with tempfile.TemporaryDirectory(prefix='kfront-flags-') as tmp:
+        for n, batch in enumerate(flags.batches(cands), 1):
+            scores = run_batch(batch, args, Path(tmp), n)
+            if scores:
+                per_batch.append(scores)
+            else:
+                failed = True
+    if not per_batch:
+        return 1
+    scores = flags.merge_scores(per_batch)
+    print(flags.ranked_table(scores, args.rank))
+    if args.out:
+        args.out.write_text(json.dumps([s.__dict__ for s in scores], indent=1))
+    return 1 if failed else 0
