@@ -95,6 +95,7 @@ static void tcp_rr_teardown(struct bench_ctx *ctx)
 const struct bench_desc bench_net_tcp_rr = {
 	.name = "net.tcp_rr",
 	.op = "transaction",
+	.flags = BENCH_F_FOOTPRINT,
 	.default_iters = 20000,
 	.quick_iters = 2000,
 	.setup = tcp_rr_setup,

@@ -131,6 +131,7 @@ static void tcp_stream_teardown(struct bench_ctx *ctx)
 const struct bench_desc bench_net_tcp_stream = {
 	.name = "net.tcp_stream",
 	.op = "send",
+	.flags = BENCH_F_FOOTPRINT,
 	.default_iters = 4000,
 	.quick_iters = 400,
 	.setup = tcp_stream_setup,

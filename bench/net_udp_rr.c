@@ -97,6 +97,7 @@ static void udp_rr_teardown(struct bench_ctx *ctx)
 const struct bench_desc bench_net_udp_rr = {
 	.name = "net.udp_rr",
 	.op = "transaction",
+	.flags = BENCH_F_FOOTPRINT,
 	.default_iters = 20000,
 	.quick_iters = 2000,
 	.setup = udp_rr_setup,

@@ -144,6 +144,7 @@ static void udp_stream_teardown(struct bench_ctx *ctx)
 const struct bench_desc bench_net_udp_stream = {
 	.name = "net.udp_stream",
 	.op = "send",
+	.flags = BENCH_F_FOOTPRINT,
 	.default_iters = 20000,
 	.quick_iters = 2000,
 	.setup = udp_stream_setup,

@@ -15,6 +15,16 @@
 
 #define MAX_FOOTPRINTS	16
 
+/* Where the suite runs: ring 0, or Linux user space under the host
+ * harness (host/), whose watchdog is a SIGALRM timer, not the APIC. */
+#ifdef KFRONT_HOST
+#define SUITE_CONTEXT	"user"
+#define SUITE_WATCHDOG	"sigalrm"
+#else
+#define SUITE_CONTEXT	"kernel"
+#define SUITE_WATCHDOG	"apic-timer"
+#endif
+
 struct suite {
 	const struct cmdline *cl;
 	struct harness_config cfg;
@@ -52,8 +62,9 @@ static void emit_suite_begin(const struct suite *s)
 	rec_str(&rec, "kfront", KFRONT_VERSION);
 	rec_str(&rec, "git", KFRONT_GIT);
 	rec_str(&rec, "cmdline", s->cl->text);
+	rec_str(&rec, "context", SUITE_CONTEXT);
 	counters_describe(&rec);
-	rec_str(&rec, "watchdog", watchdog_available() ? "apic-timer" : watchdog_reason());
+	rec_str(&rec, "watchdog", watchdog_available() ? SUITE_WATCHDOG : watchdog_reason());
 	emit_variants();
 	rec_obj_begin(&rec, "config");
 	rec_u64(&rec, "runs", s->cfg.runs);

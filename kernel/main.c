@@ -5,6 +5,7 @@
 #include <kfront/drivers.h>
 #include <kfront/exit.h>
 #include <kfront/mm.h>
+#include <kfront/netserve.h>
 #include <kfront/panic.h>
 #include <kfront/params.h>
 #include <kfront/printk.h>
@@ -88,5 +89,7 @@ void kmain(u32 magic, u64 mbi_pa)
 	report_memory();
 	if (cmdline_get(&kfront_cmdline, "crash")->set)
 		crash_inject(cmdline_str(&kfront_cmdline, "crash", ""));
+	if (cmdline_get(&kfront_cmdline, "serve")->set)
+		kernel_exit(netserve_main(&kfront_cmdline));
 	kernel_exit(suite_main(&kfront_cmdline, &bootinfo));
 }

@@ -19,6 +19,13 @@ const struct param_spec kfront_params[] = {
 	{ "budget_ms", PARAM_UINT, NULL, 1, 3600000, "time budget per benchmark" },
 	{ "exit", PARAM_ENUM, "auto|halt|reboot|qemu", 0, 0,
 	  "how the run ends (auto: qemu under QEMU, else halt)" },
+	{ "serve", PARAM_STR, NULL, 0, 0,
+	  "network services on a real NIC: echo,discard[,control]; never returns until stopped" },
+	{ "ip", PARAM_STR, NULL, 0, 0,
+	  "IPv4 address of the real NIC: ADDR/PREFIX (default 10.0.2.15/24)" },
+	{ "gw", PARAM_STR, NULL, 0, 0, "IPv4 default gateway (e.g. 10.0.2.2)" },
+	{ "nic", PARAM_STR, NULL, 0, 0,
+	  "which real NIC: virtio, e1000 or auto (default: the first found)" },
 	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|wtext|xdata|panic|hang", 0, 0,
 	  "fault injection for the boot tests" },
 };

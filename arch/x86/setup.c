@@ -36,6 +36,16 @@ bool arch_hypervisor_present(void)
 	return c & (1u << 31);	/* CPUID.1:ECX[31]: hypervisor present */
 }
 
+u64 arch_virt_to_phys(const void *va)
+{
+	return virt_to_phys(va);
+}
+
+volatile void *arch_ioremap(u64 pa, u64 size)
+{
+	return ioremap(pa, size);
+}
+
 static void recurse_forever(volatile u64 *depth);
 /* Called through a volatile pointer so the compiler neither sees nor
  * removes the unbounded recursion. */

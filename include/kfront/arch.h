@@ -15,6 +15,12 @@ const void *arch_early_phys(u64 pa);
 void arch_mm_init(const struct bootinfo *bi);
 /* CPUID says we run under a hypervisor. */
 bool arch_hypervisor_present(void);
+/* Physical address of a kernel address (direct map or image): what a
+ * device is given for DMA. */
+u64 arch_virt_to_phys(const void *va);
+/* Uncached mapping of size bytes of device memory (a PCI BAR) at pa;
+ * NULL when the mapping window is full. */
+volatile void *arch_ioremap(u64 pa, u64 size);
 /* Fault injection for the boot tests: "ud", "pf", "gp", "de", "stack"
  * (guard page), "wtext" (write to text), "xdata" (execute data). */
 void arch_crash(const char *kind);

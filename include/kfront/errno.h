@@ -15,6 +15,7 @@
 #define ENODEV		19
 #define EINVAL		22
 #define ENOSPC		28
+#define EPIPE		32
 #define ERANGE		34
 #define ENOSYS		38
 #define EMSGSIZE	90

@@ -131,6 +131,26 @@ static int net_stack_init_tables(struct net_stack *net, u32 footprint)
 	return err;
 }
 
+static struct net_device *net_attach_dev(struct net_stack *net,
+					 const struct net_config *cfg)
+{
+	struct net_device *dev = cfg->dev;
+
+	if (dev) {
+		net->dev_borrowed = true;
+	} else {
+		dev = loopnic_create(net, cfg->ring_size);
+		if (!dev)
+			return NULL;
+		memcpy(dev->dev_addr, cfg->mac, ETH_ALEN);
+	}
+	net->dev = dev;
+	dev->net = net;
+	dev->ip_addr = cfg->ip_addr;
+	dev->netmask = cfg->netmask;
+	return dev;
+}
+
 struct net_stack *net_stack_create(const struct net_config *cfg)
 {
 	struct net_stack *net = kzalloc(sizeof(*net));
@@ -145,16 +165,11 @@ struct net_stack *net_stack_create(const struct net_config *cfg)
 	net->isn_secret = 0x5eed1234;
 	net->ip_id = 1;
 	net->port_rover = 49152;
+	net->gateway = cfg->gateway;
 	if (net_stack_init_tables(net, cfg->footprint))
 		goto fail;
-	dev = loopnic_create(net, cfg->ring_size);
-	if (!dev)
-		goto fail;
-	net->dev = dev;
-	memcpy(dev->dev_addr, cfg->mac, ETH_ALEN);
-	dev->ip_addr = cfg->ip_addr;
-	dev->netmask = cfg->netmask;
-	if (dev->ops->ndo_open(dev))
+	dev = net_attach_dev(net, cfg);
+	if (!dev || dev->ops->ndo_open(dev))
 		goto fail;
 	return net;
 fail:
@@ -169,7 +184,14 @@ void net_stack_destroy(struct net_stack *net)
 	/* Sockets first: they hold timers and queued skbs. */
 	tcp_hash_destroy(net);
 	udp_table_destroy(net);
-	netdev_destroy(net->dev);
+	if (net->dev_borrowed) {
+		/* Stopping frees the ring buffers, which are our skbs. */
+		if (net->dev->flags & IFF_UP)
+			net->dev->ops->ndo_stop(net->dev);
+		net->dev->net = NULL;
+	} else {
+		netdev_destroy(net->dev);
+	}
 	net->dev = NULL;
 	arp_table_destroy(net);
 	nf_chain_destroy(net);

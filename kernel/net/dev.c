@@ -17,7 +17,7 @@ int dev_queue_xmit(struct sk_buff *skb)
 
 	if (unlikely(!(dev->flags & IFF_UP))) {
 		dev->stats.tx_dropped++;
-		return net_drop(skb, NET_DROP_TX_RING_FULL);
+		return net_drop(skb, NET_DROP_DEV_DOWN);
 	}
 	rc = dev->ops->ndo_start_xmit(skb, dev);
 	if (unlikely(rc != NETDEV_TX_OK)) {

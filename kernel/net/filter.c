@@ -2,7 +2,7 @@
 /* The input filter chain: every packet passes the first K generated
  * rules (the footprint knob), like an iptables chain of distinct matches. */
 #include <kfront/slab.h>
-#include "filter.h"
+#include "internal.h"
 
 struct nf_chain {
 	u32 nr;

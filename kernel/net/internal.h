@@ -12,10 +12,8 @@
 #include <kfront/net/proto.h>
 #include <kfront/net/skbuff.h>
 #include <kfront/net/sock.h>
+#include <kfront/net/filter.h>
 
-#ifndef EPIPE
-#define EPIPE		32	/* not yet in <kfront/errno.h> */
-#endif
 
 #define MAX_HEADER	128	/* headroom for TCP/IP/Ethernet headers */
 #define IP_DEFAULT_TTL	64
@@ -98,32 +96,7 @@ int ip_rcv(struct sk_buff *skb);
 int ip_queue_xmit(struct sk_buff *skb, be32 saddr, be32 daddr, u8 proto);
 bool ip_is_local(const struct net_stack *net, be32 addr);
 
-/* filter.c: the footprint chain. */
-struct nf_pkt {
-	be32 saddr;
-	be32 daddr;
-	u16 sport;		/* host order */
-	u16 dport;
-	u8 proto;
-	u8 tcp_flags;
-	u8 ttl;
-	u8 tos;
-	u16 len;		/* IP total length */
-	u16 payload_len;
-	const u8 *payload;
-	u32 seq;
-	u32 ack;
-	u16 window;
-	u8 conn_state;		/* TCP state of the matching socket, 0 if none */
-	u8 dir;
-	u64 now;
-};
-
-enum nf_verdict {
-	NF_ACCEPT = 0,
-	NF_DROP = 1,
-};
-
+/* filter.c: the footprint chain (rules: <kfront/net/filter.h>). */
 int nf_chain_init(struct net_stack *net, u32 rules);
 void nf_chain_destroy(struct net_stack *net);
 int nf_hook_input(struct net_stack *net, struct sk_buff *skb);

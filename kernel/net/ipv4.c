@@ -103,13 +103,18 @@ int ip_rcv(struct sk_buff *skb)
 	}
 }
 
-/* The one route: the device's subnet (and its own address) is on-link. */
+/* Two routes: the device's subnet is on-link, the rest goes through the
+ * default gateway if there is one. */
 static int ip_route_output(struct net_stack *net, be32 daddr, be32 *nexthop)
 {
 	struct net_device *dev = net->dev;
 
 	if (likely(((daddr ^ dev->ip_addr) & dev->netmask) == 0)) {
 		*nexthop = daddr;
+		return 0;
+	}
+	if (net->gateway) {
+		*nexthop = net->gateway;
 		return 0;
 	}
 	return -ENETUNREACH;

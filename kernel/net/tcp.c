@@ -297,8 +297,6 @@ static void tcp_close_listener(struct sock *sk)
 
 static void tcp_close(struct sock *sk)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-
 	sk->flags |= SOCK_ORPHAN;
 	switch (sk->state) {
 	case TCP_LISTEN:
@@ -329,7 +327,6 @@ static void tcp_close(struct sock *sk)
 		return;
 	sk->shutdown |= SEND_SHUTDOWN;
 	tcp_send_fin(sk);
-	(void)tp;
 }
 
 static void tcp_destroy(struct sock *sk)

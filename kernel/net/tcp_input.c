@@ -10,6 +10,7 @@
 #define ACK_NOW		2
 #define TCP_FIN_TIMEOUT	60000
 #define TCP_QUICKACKS	16
+#define TCP_OOW_ACK_MS	500	/* Linux's tcp_invalid_ratelimit */
 
 static inline u32 tcp_receive_window(const struct tcp_sock *tp)
 {
@@ -76,7 +77,6 @@ int tcp_parse_options(const struct tcphdr *th, struct tcp_sock *tp, bool syn)
 
 void tcp_init_transfer(struct tcp_sock *tp)
 {
-	struct sock *sk = &tp->sk;
 	u32 mss = tp->rx_mss ? tp->rx_mss : TCP_MSS_DEFAULT;
 
 	if (!tp->wscale_ok) {
@@ -91,7 +91,6 @@ void tcp_init_transfer(struct tcp_sock *tp)
 	tp->max_window = tp->snd_wnd;
 	tp->copied_seq = tp->rcv_nxt;
 	tcp_update_pred_flags(tp);
-	(void)sk;
 }
 
 void tcp_done(struct sock *sk)
@@ -360,6 +359,23 @@ static void tcp_data_queue(struct sock *sk, struct sk_buff *skb)
 		tcp_fin(sk);
 }
 
+/*
+ * ACKs in answer to invalid segments (out of window, challenge ACKs, ACKs
+ * of unsent data) are rate limited: two desynchronised ends would
+ * otherwise ACK each other forever (RFC 5961 10).
+ */
+static void tcp_send_oow_ack(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = sk->net->now;
+
+	if (tp->oow_acked && now - tp->last_oow_ack < TCP_OOW_ACK_MS)
+		return;
+	tp->oow_acked = 1;
+	tp->last_oow_ack = now;
+	tcp_send_ack(sk);
+}
+
 /* RFC 793 acceptability test, wrap-safe. */
 static bool tcp_sequence(const struct tcp_sock *tp, u32 seq, u32 end_seq)
 {
@@ -375,7 +391,7 @@ static int tcp_validate_incoming(struct sock *sk, struct sk_buff *skb)
 
 	if (unlikely(!tcp_sequence(tp, cb->seq, cb->end_seq))) {
 		if (!(cb->tcp_flags & TCPHDR_RST))
-			tcp_send_ack(sk);
+			tcp_send_oow_ack(sk);
 		return before(cb->end_seq, tp->rcv_wup) ?
 		       NET_DROP_TCP_OLD_SEQ : NET_DROP_TCP_OUT_OF_WINDOW;
 	}
@@ -384,11 +400,11 @@ static int tcp_validate_incoming(struct sock *sk, struct sk_buff *skb)
 		if (cb->seq == tp->rcv_nxt)
 			tcp_reset(sk);
 		else
-			tcp_send_ack(sk);
+			tcp_send_oow_ack(sk);
 		return NET_DROP_TCP_RESET;
 	}
 	if (unlikely(cb->tcp_flags & TCPHDR_SYN)) {
-		tcp_send_ack(sk);	/* challenge ACK, RFC 5961 4.2 */
+		tcp_send_oow_ack(sk);	/* challenge ACK, RFC 5961 4.2 */
 		return NET_DROP_TCP_BAD_FLAGS;
 	}
 	if (unlikely(!(cb->tcp_flags & TCPHDR_ACK)))
@@ -536,6 +552,39 @@ static int tcp_rcv_synsent(struct sock *sk, struct sk_buff *skb)
 	return 0;
 }
 
+/* Step 7 of RFC 793 segment arrival: the text and the FIN. Returns
+ * non-zero if the socket died and the segment was dropped. */
+static int tcp_rcv_data_stage(struct sock *sk, struct sk_buff *skb,
+			      u32 payload)
+{
+	struct tcp_skb_cb *cb = TCP_SKB_CB(skb);
+
+	switch (sk->state) {
+	case TCP_FIN_WAIT1:
+	case TCP_FIN_WAIT2:
+		/* Nobody can read new data on a closed socket: abort. */
+		if (unlikely((sk->flags & SOCK_ORPHAN) && payload &&
+			     after(cb->end_seq - !!(cb->tcp_flags & TCPHDR_FIN),
+				   tcp_sk(sk)->rcv_nxt))) {
+			tcp_send_active_reset(sk);
+			tcp_done(sk);
+			return net_drop(skb, NET_DROP_TCP_CLOSED);
+		}
+		tcp_data_queue(sk, skb);
+		break;
+	case TCP_ESTABLISHED:
+		tcp_data_queue(sk, skb);
+		break;
+	default:
+		/* The peer's FIN is in: later data is not acceptable. */
+		if (payload || (cb->tcp_flags & TCPHDR_FIN))
+			tcp_sk(sk)->ack_pending |= ACK_NOW;
+		consume_skb(skb);
+		break;
+	}
+	return 0;
+}
+
 int tcp_rcv_state_process(struct sock *sk, struct sk_buff *skb)
 {
 	struct tcp_skb_cb *cb = TCP_SKB_CB(skb);
@@ -566,36 +615,16 @@ int tcp_rcv_state_process(struct sock *sk, struct sk_buff *skb)
 	}
 	reason = tcp_ack(sk, th, cb, payload);
 	if (unlikely(reason)) {
-		tcp_send_ack(sk);
+		tcp_send_oow_ack(sk);
 		return net_drop(skb, reason);
 	}
 	if (tcp_ack_state_change(sk)) {
 		consume_skb(skb);	/* LAST_ACK done: sk may be gone */
 		return 0;
 	}
-	switch (sk->state) {
-	case TCP_FIN_WAIT1:
-	case TCP_FIN_WAIT2:
-		/* Nobody can read new data on a closed socket: abort. */
-		if (unlikely((sk->flags & SOCK_ORPHAN) && payload &&
-			     after(cb->end_seq - !!(cb->tcp_flags & TCPHDR_FIN),
-				   tcp_sk(sk)->rcv_nxt))) {
-			tcp_send_active_reset(sk);
-			tcp_done(sk);
-			return net_drop(skb, NET_DROP_TCP_CLOSED);
-		}
-		tcp_data_queue(sk, skb);
-		break;
-	case TCP_ESTABLISHED:
-		tcp_data_queue(sk, skb);
-		break;
-	default:
-		/* The peer's FIN is in: later data is not acceptable. */
-		if (payload || (cb->tcp_flags & TCPHDR_FIN))
-			tcp_sk(sk)->ack_pending |= ACK_NOW;
-		consume_skb(skb);
-		break;
-	}
+	reason = tcp_rcv_data_stage(sk, skb, payload);
+	if (unlikely(reason))
+		return reason;
 	if (sk->state != TCP_CLOSED) {
 		tcp_data_snd_check(sk);
 		tcp_ack_snd_check(sk);

@@ -287,7 +287,7 @@ static void test_retransmit(void)
 	memset(buf, 0xab, sizeof(buf));
 	CHECK(sock_send(p.c, buf, 1000) == 1000);
 	p.net->dev->flags |= IFF_UP;
-	CHECK(net_drop_count(p.net, NET_DROP_TX_RING_FULL) == 1);
+	CHECK(net_drop_count(p.net, NET_DROP_DEV_DOWN) == 1);
 	CHECK(ct->packets_out == 1 && ct->rtx_timer.pending);
 	CHECK(sock_recv(p.s, buf, sizeof(buf)) == -EAGAIN);
 	net_clock_advance(p.net, ct->rto);

@@ -27,6 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--timeout', type=float, default=300.0, metavar='SECONDS',
                    help='kill QEMU after this long (default 300)')
     p.add_argument('--log', type=Path, help='also write the serial output here')
+    p.add_argument('--nic', choices=sorted(qemu.NIC_DEVICES),
+                   help='add a network card on QEMU user networking (the guest '
+                        'is 10.0.2.15/24, gateway 10.0.2.2); pair it with kernel '
+                        'arguments such as serve=echo,discard')
+    p.add_argument('--forward', action='append', default=[], metavar='[udp:]HOST:GUEST',
+                   help='forward 127.0.0.1:HOST on this machine to the guest\'s '
+                        'port GUEST (tcp unless "udp:"; repeatable; needs --nic)')
     p.add_argument('kernel_args', nargs='*', metavar='KERNEL_ARGS',
                    help='kernel arguments, after "--" (e.g. -- bench=none)')
     p.set_defaults(func=run)
@@ -36,11 +43,20 @@ def run(args: argparse.Namespace) -> int:
     if args.timeout <= 0:
         print('kfront boot: --timeout must be positive', file=sys.stderr)
         return 2
+    try:
+        forwards = [qemu.Forward.parse(f) for f in args.forward]
+    except ValueError as e:
+        print(f'kfront boot: --forward {e}', file=sys.stderr)
+        return 2
+    if forwards and not args.nic:
+        print('kfront boot: --forward needs --nic', file=sys.stderr)
+        return 2
     if not build.build():
         return 1
+    extra = qemu.nic_qemu_args(args.nic, forwards) if args.nic else []
     cfg = qemu.BootConfig(iso=paths.iso_path(), firmware=args.firmware,
                           accel=args.accel, timeout=args.timeout,
-                          kernel_args=args.kernel_args)
+                          kernel_args=args.kernel_args, extra_qemu_args=extra)
 
     def echo(chunk: bytes) -> None:
         sys.stdout.buffer.write(chunk)

@@ -123,9 +123,11 @@ def source_formats() -> list[SourceFormat]:
     """Known log formats, most specific first; plain text is the fallback.
 
     A LAVA job log (YAML list of {dt, lvl, msg} entries, serial output in
-    'target' entries) will be added here in front of the fallback.
+    'target' entries) is read by lava_log.
     """
-    return [SourceFormat("serial", _plain_sniff, FileSource)]
+    from . import lava_log  # imports this module: import it late
+    return [SourceFormat("lava", lava_log.sniff, lava_log.LavaLogSource),
+            SourceFormat("serial", _plain_sniff, FileSource)]
 
 
 def open_source(path: Path,

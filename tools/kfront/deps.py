@@ -27,6 +27,9 @@ PACKAGES: dict[str, str] = {
     'libclang-rt-14-dev': 'libFuzzer and sanitizer runtimes for clang',
     'valgrind': 'callgrind/cachegrind counts; validates the fesim plugin',
     'qemu-user': 'qemu-x86_64 runs the fesim validation program under the plugin',
+    # lava-dispatcher (lava-run) stays optional: ~100 packages (libguestfs,
+    # kernel headers, ...); its test skips without it (docs/labs.md).
+    'lava-common': "LAVA's job schema: the tests validate `kfront lava-job` output",
 }
 
 

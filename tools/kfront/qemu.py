@@ -20,6 +20,16 @@ from pathlib import Path
 from typing import Callable
 
 TIMEOUT_STATUS = 124
+# QEMU devices behind `--nic`: the modern-only virtio 1.0 transport (the
+# driver speaks nothing else) and the 82540EM e1000.
+NIC_DEVICES = {
+    'virtio': 'virtio-net-pci,disable-legacy=on',
+    'e1000': 'e1000',
+}
+# Host side of every forward: this machine's loopback, never an outside
+# address.
+FORWARD_HOST = '127.0.0.1'
+
 OVMF_CANDIDATES = ('/usr/share/ovmf/OVMF.fd', '/usr/share/qemu/OVMF.fd')
 KERNEL_FIRST_LINE = b'kfront '
 
@@ -33,6 +43,42 @@ class BootConfig:
     kernel_args: list[str] = field(default_factory=list)
     memory_mb: int = 512
     extra_qemu_args: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Forward:
+    """A port of this machine's loopback forwarded into the guest."""
+    proto: str          # tcp | udp
+    host_port: int
+    guest_port: int
+
+    @staticmethod
+    def parse(text: str) -> 'Forward':
+        """[tcp:|udp:]HOSTPORT:GUESTPORT"""
+        parts = text.split(':')
+        proto = 'tcp'
+        if len(parts) == 3:
+            proto = parts.pop(0)
+        if proto not in ('tcp', 'udp') or len(parts) != 2:
+            raise ValueError(f'{text!r}: want [tcp:|udp:]HOSTPORT:GUESTPORT')
+        try:
+            host, guest = (int(p) for p in parts)
+        except ValueError:
+            raise ValueError(f'{text!r}: ports must be numbers') from None
+        if not (0 < host < 65536 and 0 < guest < 65536):
+            raise ValueError(f'{text!r}: ports must be 1-65535')
+        return Forward(proto, host, guest)
+
+
+def nic_qemu_args(nic: str, forwards: list[Forward]) -> list[str]:
+    """User-mode networking (slirp: guest 10.0.2.15, gateway 10.0.2.2)
+    with the given forwards, behind the chosen card."""
+    if nic not in NIC_DEVICES:
+        raise ValueError(f'unknown NIC {nic!r}: one of {", ".join(NIC_DEVICES)}')
+    netdev = 'user,id=n0' + ''.join(
+        f',hostfwd={f.proto}:{FORWARD_HOST}:{f.host_port}-:{f.guest_port}'
+        for f in forwards)
+    return ['-netdev', netdev, '-device', f'{NIC_DEVICES[nic]},netdev=n0']
 
 
 @dataclass

@@ -334,6 +334,8 @@ def counter_label(name: str) -> str:
         "uops_mite": "uops from the legacy decoders",
         "fe_stalls": "front-end stall cycles",
         "sim.l1i_misses": "simulated L1 I-cache misses",
+        "vg.instructions": "instructions (callgrind)",
+        "vg.i1_misses": "L1 I-cache misses (callgrind's cache simulator)",
     }
     sim = {
         "instructions": "simulated instructions",

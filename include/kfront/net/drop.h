@@ -8,6 +8,7 @@
 	X(NO_MEM)				\
 	X(NIC_RX_OVERRUN)			\
 	X(TX_RING_FULL)				\
+	X(DEV_DOWN)				\
 	X(ETH_TOO_SHORT)			\
 	X(ETH_OTHERHOST)			\
 	X(ETH_UNKNOWN_PROTO)			\

@@ -61,7 +61,12 @@ struct skb_cache {
 struct net_config {
 	be32 ip_addr;
 	be32 netmask;
-	u8 mac[ETH_ALEN];
+	be32 gateway;		/* default route, 0 = on-link only */
+	/* A registered NIC to take over (<kfront/nic.h>); NULL creates the
+	 * descriptor-ring loopback NIC. A taken-over device is stopped, not
+	 * freed, when the stack is destroyed: it belongs to its driver. */
+	struct net_device *dev;
+	u8 mac[ETH_ALEN];	/* loopback NIC only */
 	u32 ring_size;		/* descriptors per NIC ring, power of two */
 	u32 footprint;		/* packet-filter rules on every packet */
 };
@@ -73,6 +78,8 @@ struct net_stack {
 	struct list_head sock_gc;	/* dead sockets, freed outside softirq */
 	u32 nr_socks;
 	struct net_device *dev;
+	bool dev_borrowed;		/* from net_config.dev: not ours to free */
+	be32 gateway;
 	struct neigh_table *arp;
 	struct inet_hashinfo *tcp_hash;
 	struct udp_table *udp;

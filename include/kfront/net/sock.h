@@ -137,6 +137,8 @@ struct tcp_sock {
 	u16 ato;
 	u32 rcv_mss;		/* estimate of the peer's segment size */
 	u32 pred_flags;		/* header prediction, as in Linux */
+	u8 oow_acked;		/* last_oow_ack is valid */
+	u64 last_oow_ack;	/* rate limit for ACKs to invalid segments */
 	struct sk_buff *send_head;	/* first unsent skb in write_queue */
 	struct net_timer rtx_timer;
 	struct net_timer delack_timer;

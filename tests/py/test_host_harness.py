@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The host harness (issue 8): one host program per variant plus the
+all-variant one, a quick user-space run that `kfront host` turns into a
+valid results.json (context "user", every benchmark verified with equal
+digests), callgrind figures with --valgrind, and the watchdog."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import platform
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any
+
+from kfront import build, cmd_host, results
+
+# Tiny runs: the point is the plumbing, not the figures.
+BENCH = 'calib.*,sched.*'
+TINY = ['runs=3', 'warmup=1', 'iters=200']
+
+
+def kfront_host(argv: list[str]) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog='kfront')
+    cmd_host.register(parser.add_subparsers())
+    args = parser.parse_args(['host', *argv])
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = args.func(args)
+    return status, out.getvalue(), err.getvalue()
+
+
+def records(exe: Path, args: list[str]) -> tuple[int, list[dict[str, Any]]]:
+    res = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=60)
+    recs = [json.loads(line.split(' ', 3)[3]) for line in res.stdout.splitlines()
+            if line.startswith('#KF1 ')]
+    return res.returncode, recs
+
+
+@unittest.skipUnless(platform.system() == 'Linux' and platform.machine() == 'x86_64',
+                     'the host harness runs on x86_64 Linux')
+class HostHarness(unittest.TestCase):
+    variants: list[str] = []
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        if not build.build(targets=['host']):
+            raise RuntimeError('build of the host programs failed')
+        status, recs = records(cmd_host.host_exe(), ['bench=none'])
+        assert status == 0, status
+        cls.variants = [v['name'] for v in recs[0]['variants']]
+
+    def setUp(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self.out = Path(self._tmp.name)
+
+    def tearDown(self) -> None:
+        self._tmp.cleanup()
+
+    def test_one_program_per_variant(self) -> None:
+        self.assertGreaterEqual(len(self.variants), 3)
+        for name in self.variants:
+            status, recs = records(cmd_host.host_exe(name), ['bench=none'])
+            self.assertEqual(status, 0, name)
+            begin = recs[0]
+            self.assertEqual(begin['context'], 'user')
+            self.assertEqual([v['name'] for v in begin['variants']], [name])
+            self.assertGreater(begin['variants'][0]['text_bytes'], 0)
+
+    def test_quick_run_results(self) -> None:
+        status, out, err = kfront_host(['--quick', '--out', str(self.out), '--bench', BENCH,
+                                        '--', *TINY])
+        self.assertEqual(status, 0, out + err)
+        data = results.load(self.out / 'results.json')
+        self.assertEqual(data['context'], 'user')
+        self.assertTrue(data['complete'])
+        self.assertEqual(data['digest_mismatches'], [])
+        self.assertEqual(data['events'], [])
+        benches = {e['bench'] for e in data['results']}
+        self.assertTrue({'calib.memcpy20', 'sched.chat'} <= benches, benches)
+        for bench in benches:
+            self.assertEqual(set(data['digests'][bench]), set(self.variants), bench)
+        for e in data['results']:
+            self.assertEqual(e['iters'], 200)
+            self.assertEqual(e['counters']['tsc']['per_run']['n'], 3)
+        machine = data['machine']
+        self.assertEqual(machine['host']['valgrind'], False)
+        if not machine['pmu']['available']:
+            # a machine without a PMU says why, and reports no zeros
+            self.assertIn('errno', data['counters']['unavailable']['cycles'])
+            self.assertNotIn('cycles', data['results'][0]['counters'])
+        for name in ('host.log', 'report.md', 'report.html'):
+            self.assertTrue((self.out / name).is_file(), name)
+        self.assertIn('per operation', out)
+
+    @unittest.skipUnless(shutil.which('valgrind'), 'valgrind is not installed')
+    def test_valgrind_figures(self) -> None:
+        status, out, err = kfront_host(['--valgrind', '--vg-runs', '2', '--out', str(self.out),
+                                        '--bench', 'calib.memcpy20,sched.ctxsw', '--', *TINY])
+        self.assertEqual(status, 0, out + err)
+        data = results.load(self.out / 'results.json')
+        self.assertEqual(data['extra']['valgrind']['I1'], '32768,8,64')
+        per_op: dict[tuple[str, str], float] = {}
+        for e in data['results']:
+            for name in ('vg.instructions', 'vg.i1_misses'):
+                self.assertIn(name, e['counters'], (e['bench'], e['variant']))
+                self.assertEqual(len(e['counters'][name]['samples']), 2)
+            per_op[e['bench'], e['variant']] = \
+                e['counters']['vg.instructions']['per_op']['median']
+        # counts are exact: both runs agree, and Os's rep movs copy costs
+        # instructions of its own set-up where O2 has plain moves
+        memcpy = [e for e in data['results'] if e['bench'] == 'calib.memcpy20']
+        for e in memcpy:
+            samples = e['counters']['vg.instructions']['samples']
+            self.assertEqual(samples[0], samples[1])
+        self.assertGreater(per_op['calib.memcpy20', 'Os'], per_op['calib.memcpy20', 'O2'])
+        self.assertGreater(per_op['sched.ctxsw', 'O2'], 100)
+
+    def test_watchdog_ends_a_hung_benchmark(self) -> None:
+        status, recs = records(cmd_host.host_exe(), ['bench=calib.hang', 'budget_ms=100',
+                                                     'variant=O2'])
+        self.assertEqual(status, 3)     # EXIT_BENCH_FAILED
+        self.assertEqual([r['t'] for r in recs], ['suite_begin', 'timeout', 'suite_end'])
+        self.assertEqual(recs[0]['watchdog'], 'sigalrm')
+
+    def test_kernel_only_arguments_refused(self) -> None:
+        status, _ = records(cmd_host.host_exe(), ['crash=ud'])
+        self.assertEqual(status, 2)
+        status, _ = records(cmd_host.host_exe(), ['nosuchkey=1'])
+        self.assertEqual(status, 2)
+
+
+if __name__ == '__main__':
+    unittest.main()

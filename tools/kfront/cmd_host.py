@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront host`: the suite in Linux user space, pinned to one CPU, timed
+with the TSC on this machine's real CPU; with --valgrind, also counted
+under callgrind (instructions and simulated L1i misses per region).
+
+The host programs are built by host/meson.build from the kernel's measured
+sources (docs/host-harness.md). They print the kernel's record format, so
+the log is collected, turned into results.json (context "user") and
+reported exactly like a serial log.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import datetime
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from kfront import build, collect, paths, report, results, vg
+from kfront.cmd_run import LIST_RE, Progress
+from kfront.records import Run
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser('host', help='run the suite in user space on this CPU (and under valgrind)',
+                       description='Build the host programs, run the suite in Linux user space '
+                       'pinned to one CPU, variants interleaved, and write host.log, '
+                       'results.json (context "user") and the reports to --out.')
+    p.add_argument('--out', type=Path, help='output directory (default results/host-DATE-TIME/)')
+    p.add_argument('--quick', action='store_true', help='short runs: a fast check')
+    p.add_argument('--variants', metavar='LIST', help='variants to run, e.g. O2,Os')
+    p.add_argument('--bench', metavar='GLOBS', help='benchmarks, e.g. "net.*,sched.chat"')
+    p.add_argument('--cpu', type=int, metavar='N',
+                   help='CPU to pin to (default: the last one allowed)')
+    p.add_argument('--valgrind', action='store_true',
+                   help='also run each variant once under callgrind: vg.instructions, '
+                   'vg.i1_misses')
+    p.add_argument('--vg-runs', type=int, default=3, metavar='N',
+                   help='counted runs per benchmark under valgrind (default 3)')
+    p.add_argument('--timeout', type=float, default=3600.0, metavar='SECONDS',
+                   help='give up on a host program after this long (default 3600)')
+    p.add_argument('extra', nargs='*', metavar='EXTRA_ARGS',
+                   help='further suite arguments after "--" (runs=, iters=, ...)')
+    p.set_defaults(func=run)
+
+
+def suite_args(args: argparse.Namespace) -> list[str]:
+    out = ['quick'] if args.quick else []
+    if args.variants:
+        out.append(f'variant={args.variants}')
+    if args.bench:
+        out.append(f'bench={args.bench}')
+    return out + list(args.extra)
+
+
+def check_args(args: argparse.Namespace) -> str | None:
+    for name in ('variants', 'bench'):
+        value = getattr(args, name)
+        if value is not None and not LIST_RE.match(value):
+            return f'--{name} takes a comma-separated list of names or globs, got {value!r}'
+    if args.cpu is not None and not 0 <= args.cpu < (os.cpu_count() or 1):
+        return f'--cpu {args.cpu}: this machine has CPUs 0-{(os.cpu_count() or 1) - 1}'
+    if args.vg_runs < 1:
+        return '--vg-runs must be at least 1'
+    if args.valgrind and not shutil.which('valgrind'):
+        return '--valgrind needs valgrind (Debian package valgrind: ./kfront setup)'
+    if args.timeout <= 0:
+        return '--timeout must be positive'
+    return None
+
+
+def run_program(cmd: list[str], log: Path, timeout: float,
+                on_output: Callable[[bytes], None] | None = None,
+                stderr: Path | None = None) -> int:
+    """Run cmd with stdout captured to log (and streamed), stderr to the
+    terminal or a file; its status, or 124 on timeout."""
+    with open(log, 'wb') as fh, open(stderr or os.devnull, 'wb') as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                stderr=err if stderr else None)
+        assert proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        for chunk in iter(lambda: proc.stdout.read1(65536), b''):
+            fh.write(chunk)
+            if on_output:
+                on_output(chunk)
+            if time.monotonic() > deadline:
+                proc.kill()
+                proc.wait()
+                return 124
+        return proc.wait()
+
+
+def host_exe(variant: str | None = None) -> Path:
+    name = 'kfront-host' if variant is None else f'kfront-host-{variant}'
+    return paths.BUILD / 'host' / name
+
+
+def collect_run(log: Path, what: str) -> Run | None:
+    col = collect.collect_file(log)
+    for p in col.problems:
+        if p.severity != 'note':
+            print(f'kfront host: {what}: {p}', file=sys.stderr)
+    return col.runs[-1] if col.runs else None
+
+
+def valgrind_variant(variant: str, args: argparse.Namespace, out: Path
+                     ) -> tuple[str, Run | None, vg.VgOutput | None, str]:
+    """One variant under callgrind: (variant, its run, its regions, problem)."""
+    cg_file = out / f'callgrind-{variant}.out'
+    log = out / f'valgrind-{variant}.log'
+    extra = [a for a in suite_args(args) if not a.startswith(('runs=', 'warmup=', 'budget_ms='))]
+    # Time means nothing under valgrind: no budget worth the name.
+    cmd = vg.command(host_exe(variant), cg_file,
+                     extra + [f'runs={args.vg_runs}', 'warmup=1', 'budget_ms=3600000'])
+    status = run_program(cmd, log, args.timeout, stderr=out / f'valgrind-{variant}.err')
+    if status != 0:
+        return variant, None, None, f'exit status {status} (see {log})'
+    try:
+        return variant, collect_run(log, log.name), vg.parse(cg_file), ''
+    except vg.VgError as exc:
+        return variant, None, None, str(exc)
+
+
+def add_valgrind(run: Run, args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    """Run every variant of run under callgrind, in parallel, and merge."""
+    names = list(dict.fromkeys(r.payload['variant'] for r in run.of_type('result')))
+    print(f'kfront host: callgrind on {", ".join(names)} ({vg.version()}, I1 {vg.I1})',
+          flush=True)
+    start = time.monotonic()
+    notes: list[str] = []
+    workers = max(1, min(len(names), os.cpu_count() or 1))
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        done = list(pool.map(lambda v: valgrind_variant(v, args, out), names))
+    merged = 0
+    for variant, vg_run, data, problem in done:
+        if vg_run is None or data is None:
+            notes.append(f'{variant}: {problem}')
+            print(f'kfront host: valgrind {variant}: {problem}', file=sys.stderr)
+            continue
+        n, more = vg.merge_into_run(run, vg_run, data)
+        merged += n
+        notes += more
+    print(f'kfront host: callgrind took {time.monotonic() - start:.1f} s; vg.* figures '
+          f'in {merged} results', flush=True)
+    return {'tool': 'callgrind --cache-sim=yes', 'version': vg.version(),
+            'I1': vg.I1, 'D1': vg.D1, 'LL': vg.LL, 'runs': args.vg_runs,
+            'command': vg.command(host_exe('VARIANT'), Path('callgrind-VARIANT.out'), []),
+            'merged': merged, 'notes': notes}
+
+
+def default_out() -> Path:
+    stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M%S')
+    return paths.ROOT / 'results' / f'host-{stamp}'
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = check_args(args)
+    if problem:
+        print(f'kfront host: {problem}', file=sys.stderr)
+        return 2
+    print('kfront host: building', flush=True)
+    if not build.build(targets=['host']):
+        return 1
+    out = args.out or default_out()
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / 'host.log'
+    cmd = [str(host_exe())] + (['--cpu', str(args.cpu)] if args.cpu is not None else []) \
+        + suite_args(args)
+    print(f'kfront host: running in user space; log: {log}', flush=True)
+    start = time.monotonic()
+    status = run_program(cmd, log, args.timeout, Progress())
+    elapsed = time.monotonic() - start
+    print(f'kfront host: ran {elapsed:.1f} s, status {status}', flush=True)
+    run_ = collect_run(log, log.name)
+    if run_ is None or not run_.of_type('result'):
+        print('kfront host: no result records in the log', file=sys.stderr)
+        return status or 1
+    extra: dict[str, Any] = {'context': 'user', 'source': str(log),
+                             'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
+                                      'status': status}}
+    if args.valgrind:
+        extra['valgrind'] = add_valgrind(run_, args, out)
+    data = results.build_results(run_, extra)
+    results.save(data, out / 'results.json')
+    files = report.write_all(data, out)
+    print()
+    print(report.terminal_table(data, color=sys.stdout.isatty()))
+    print(f'\nkfront host: wrote {out / "results.json"} and {len(files)} report files in {out}')
+    if status != 0 or not run_.complete:
+        print(f'kfront host: the run did not complete cleanly (status {status})',
+              file=sys.stderr)
+        return status or 1
+    if args.valgrind and extra['valgrind']['notes']:
+        return 1
+    return 0

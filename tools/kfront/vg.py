@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Valgrind figures for the host harness: callgrind runs and their merge.
+
+Each variant's host program runs once under callgrind with its cache
+simulator on (the simulator cachegrind uses, with the L1i geometry stated
+below). The program zeroes the counts at the start of every measured region
+and dumps them at its end as one part named "kfront-region-SEQ"
+(host/vg.c), so a part holds exactly one region. Result records list their
+regions per run (and the empty calibration regions), exactly as for the
+fesim simulator (sim.py), so vg.instructions and vg.i1_misses are formed
+the same way: region minus the cheapest calibration region, or the 2N
+region minus the N region with method "diff".
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .records import Run
+
+# Stated cache geometry (size, associativity, line): an L1i of 32 KiB,
+# 8-way, 64-byte lines, as on Skylake and Zen 4. D1 and LL are stated too,
+# so no run depends on what valgrind guesses from CPUID.
+I1 = '32768,8,64'
+D1 = '32768,8,64'
+LL = '1048576,16,64'
+CALLGRIND_ARGS = ['--tool=callgrind', '--cache-sim=yes', f'--I1={I1}', f'--D1={D1}',
+                  f'--LL={LL}', '--combine-dumps=yes', '--dump-instr=no', '--dump-line=no']
+# results.json counter name -> callgrind event.
+EVENTS = {'vg.instructions': 'Ir', 'vg.i1_misses': 'I1mr'}
+REGION_RE = re.compile(r'^desc: Trigger: Client Request: kfront-region-(\d+)$')
+
+
+class VgError(Exception):
+    """Callgrind output that cannot be used (one-line message)."""
+
+
+@dataclass
+class VgOutput:
+    """Event counts per region number, from one callgrind run."""
+
+    regions: dict[int, dict[str, int]] = field(default_factory=dict)
+
+
+def command(exe: Path, out_file: Path, args: list[str]) -> list[str]:
+    """The valgrind command line for one host program run."""
+    return ['valgrind', *CALLGRIND_ARGS, f'--callgrind-out-file={out_file}',
+            str(exe), '--no-pin', *args]
+
+
+def version() -> str:
+    try:
+        return subprocess.run(['valgrind', '--version'], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return 'unknown'
+
+
+def parse(path: Path) -> VgOutput:
+    """Region counts from a combined callgrind output file (VgError)."""
+    out = VgOutput()
+    try:
+        text = path.read_text(errors='replace')
+    except OSError as exc:
+        raise VgError(f'cannot read {path}: {exc.strerror or exc}') from None
+    seq: int | None = None
+    events: list[str] = []
+    for line in text.splitlines():
+        m = REGION_RE.match(line)
+        if m:
+            seq = int(m.group(1))
+        elif line.startswith('events:'):
+            events = line.split()[1:]
+        elif line.startswith('totals:') and seq is not None:
+            values = [int(v) for v in line.split()[1:]]
+            # callgrind leaves out trailing zero counts
+            out.regions[seq] = {e: values[i] if i < len(values) else 0
+                                for i, e in enumerate(events)}
+            seq = None
+    if not out.regions:
+        raise VgError(f'{path}: no kfront regions (was the program built with host/vg.c?)')
+    return out
+
+
+def series(vg: VgOutput, p: dict[str, Any], event: str) -> list[int] | None:
+    """Per-run counts of one event for a result payload, overhead removed."""
+    regions = p.get('regions')
+    if not isinstance(regions, list):
+        return None
+    get = vg.regions.get
+    try:
+        if p.get('method') == 'diff':
+            return [max(0, get(s + 1)[event] - get(s)[event]) for s in regions]
+        first, count = int(p['calib_region']), int(p['calib_regions'])
+        base = min(get(s)[event] for s in range(first, first + count))
+        return [max(0, get(s)[event] - base) for s in regions]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _key(p: dict[str, Any]) -> tuple[Any, ...]:
+    return (p.get('bench'), p.get('variant'), p.get('footprint'))
+
+
+def merge_into_run(run: Run, vg_run: Run, vg: VgOutput) -> tuple[int, list[str]]:
+    """Add vg.* samples to the result records of run that vg_run measured.
+
+    Returns how many records got them and notes on those that did not.
+    A valgrind run with other iterations per run is scaled to run's.
+    """
+    vg_results = {_key(r.payload): r.payload for r in vg_run.of_type('result')
+                  if r.payload.get('group') == 0}
+    merged, notes = 0, []
+    for rec in run.of_type('result'):
+        p = rec.payload
+        if p.get('group') != 0:
+            continue
+        src = vg_results.get(_key(p))
+        if src is None:
+            continue
+        scale = p['iters'] / src['iters'] if src.get('iters') else 1.0
+        if scale != 1.0:
+            notes.append(f"{p['bench']} {p['variant']}: valgrind ran {src['iters']} "
+                         f"operations per run, scaled to {p['iters']}")
+        ok = True
+        for name, event in EVENTS.items():
+            vals = series(vg, src, event)
+            if vals is None:
+                ok = False
+                continue
+            p.setdefault('samples', {})[name] = [round(v * scale) for v in vals]
+        merged += ok
+        if not ok:
+            notes.append(f"{p['bench']} {p['variant']}: callgrind output lacks its regions")
+    return merged, notes
