@@ -136,6 +136,7 @@ void tcp_write_xmit(struct sock *sk, bool push_partial);
 void tcp_push(struct sock *sk);
 void tcp_send_ack(struct sock *sk);
 void tcp_send_delayed_ack(struct sock *sk);
+void tcp_send_probe(struct sock *sk);
 int tcp_send_syn(struct sock *sk);
 int tcp_send_synack(struct sock *sk);
 void tcp_send_fin(struct sock *sk);

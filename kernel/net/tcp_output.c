@@ -173,9 +173,20 @@ void tcp_write_xmit(struct sock *sk, bool push_partial)
 		tp->packets_out++;
 		if (skb->len < tp->mss_cache)
 			tp->snd_sml = cb->end_seq;
-		if (!tp->rtx_timer.pending)
+		/* The first segment in flight gets a fresh RTO, even if the
+		 * timer was running as the zero-window probe timer. */
+		if (!tp->rtx_timer.pending || tp->packets_out == 1)
 			tcp_rearm_rto(sk);
 	}
+	/*
+	 * Data waits on the peer's window with nothing in flight: no ACK
+	 * will come to reopen it if the peer's window update is lost, so
+	 * probe it (the persist timer, RFC 1122 4.2.2.17; Linux and the BSD
+	 * stack in QEMU's slirp both hold zero windows for as long as
+	 * their applications do not read).
+	 */
+	if (tp->send_head && !tp->packets_out && !tp->rtx_timer.pending)
+		net_timer_mod(sk->net, &tp->rtx_timer, sk->net->now + tp->rto);
 }
 
 void tcp_push(struct sock *sk)
@@ -200,6 +211,21 @@ void tcp_send_ack(struct sock *sk)
 	TCP_SKB_CB(skb)->end_seq = tp->snd_nxt;
 	TCP_SKB_CB(skb)->tcp_flags = TCPHDR_ACK;
 	sk->net->mib.tcp_pure_acks++;
+	tcp_transmit_skb(sk, skb, false);
+}
+
+/* A zero-window probe: an ACK with the old sequence number snd_una - 1,
+ * which the peer must answer with an ACK that shows its window. */
+void tcp_send_probe(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct sk_buff *skb = tcp_stream_alloc_skb(sk, 0);
+
+	if (unlikely(!skb))
+		return;
+	TCP_SKB_CB(skb)->seq = tp->snd_una - 1;
+	TCP_SKB_CB(skb)->end_seq = tp->snd_una - 1;
+	TCP_SKB_CB(skb)->tcp_flags = TCPHDR_ACK;
 	tcp_transmit_skb(sk, skb, false);
 }
 

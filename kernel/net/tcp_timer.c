@@ -43,6 +43,20 @@ static void tcp_write_err(struct sock *sk)
 	tcp_done(sk);
 }
 
+/* Persist: probe the closed window, backing off to TCP_RTO_MAX. The
+ * peer may hold its window shut as long as it likes: never give up. */
+static void tcp_probe_timer(struct sock *sk)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 when = (u64)tp->rto << min(tp->backoff, (u8)16);
+
+	tcp_send_probe(sk);
+	if (tp->backoff < TCP_MAX_RETRIES)
+		tp->backoff++;
+	net_timer_mod(sk->net, &tp->rtx_timer,
+		      sk->net->now + min(when, (u64)TCP_RTO_MAX));
+}
+
 static void tcp_retransmit_timer(struct net_timer *t)
 {
 	struct tcp_sock *tp = container_of(t, struct tcp_sock, rtx_timer);
@@ -50,7 +64,14 @@ static void tcp_retransmit_timer(struct net_timer *t)
 	struct sk_buff *head = skb_peek(&sk->write_queue);
 	u32 limit;
 
-	if (!tp->packets_out || !head || sk->state == TCP_CLOSED)
+	if (sk->state == TCP_CLOSED)
+		return;
+	if (!tp->packets_out) {
+		if (tp->send_head)
+			tcp_probe_timer(sk);
+		return;
+	}
+	if (!head)
 		return;
 	limit = (sk->state == TCP_SYN_SENT || sk->state == TCP_SYN_RECV) ?
 		TCP_SYN_RETRIES : TCP_MAX_RETRIES;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host test of TCP: handshake, data, close from either side and both,
  * RST, refused connections, sequence numbers across 2^32, retransmission
- * and the RTT estimate, delayed ACKs, and option parsing. */
+ * and the RTT estimate, delayed ACKs, zero-window probes, and option
+ * parsing. */
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
@@ -342,6 +343,47 @@ static void test_delayed_ack(void)
 	pair_close(&p);
 }
 
+/* A receiver that stops reading closes its window; the window update it
+ * sends when it reads again is lost, and only the sender's persist timer
+ * (zero-window probes) gets the data moving again. */
+static void test_zero_window_probe(void)
+{
+	static u8 buf[16384];
+	struct pair p;
+	struct tcp_sock *ct;
+	u64 sent = 0, got = 0;
+	ssize_t n;
+	int i;
+
+	pair_open(&p, 0);
+	ct = tcp_sk(p.c);
+	memset(buf, 0x5a, sizeof(buf));
+	for (i = 0; i < 100; i++) {
+		n = sock_send(p.c, buf, sizeof(buf));
+		if (n > 0)
+			sent += (u64)n;
+		net_clock_advance(p.net, 1);
+	}
+	CHECK(ct->snd_wnd < ct->mss_cache && ct->packets_out == 0);
+	CHECK(ct->send_head != NULL && ct->rtx_timer.pending);
+	/* The reader drains its queue; its window update is lost. */
+	p.net->dev->flags &= ~IFF_UP;
+	while ((n = sock_recv(p.s, buf, sizeof(buf))) > 0)
+		got += (u64)n;
+	p.net->dev->flags |= IFF_UP;
+	CHECK(ct->snd_wnd < ct->mss_cache);
+	for (i = 0; i < 2000 && got < sent; i++) {
+		net_clock_advance(p.net, 10);
+		while ((n = sock_recv(p.s, buf, sizeof(buf))) > 0)
+			got += (u64)n;
+	}
+	CHECK(got == sent);
+	CHECK(buf[0] == 0x5a);
+	sock_close(p.c);
+	sock_close(p.s);
+	pair_close(&p);
+}
+
 static void test_options(void)
 {
 	u8 raw[60] = { 0 };
@@ -382,5 +424,6 @@ int main(void)
 	test_wraparound();
 	test_retransmit();
 	test_delayed_ack();
+	test_zero_window_probe();
 	return check_report("test_net_tcp");
 }
