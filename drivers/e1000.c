@@ -217,6 +217,7 @@ static int e1000_poll(struct net_device *dev, int budget)
 		e1000_wr(e, E1000_RDT, i);	/* the buffer is the device's again */
 		done++;
 	}
+	dev->stats.rx_missed += e1000_rd(e, E1000_MPC);	/* clears on read */
 	if (done < budget)
 		dev->napi_scheduled = false;
 	return done;

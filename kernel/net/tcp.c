@@ -222,12 +222,18 @@ static ssize_t tcp_sendmsg(struct sock *sk, const void *buf, size_t len,
 }
 
 /* After the user read data: advertise the opened window if it at least
- * doubled, so a sender stalled on a full buffer resumes. */
+ * doubled, so a sender stalled on a full buffer resumes. The space that
+ * counts is what the window field can carry: a peer without window
+ * scaling (QEMU's slirp) caps it at 64 KiB, and an "update" that cannot
+ * move the right edge is a duplicate ACK to the peer; three of them make
+ * it retransmit data we already have, as Linux's and BSD's fast
+ * retransmit do. */
 static void tcp_cleanup_rbuf(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 cur = tp->rcv_wup + tp->rcv_wnd - tp->rcv_nxt;
-	u32 space = sk->rcvbuf - sk->receive_queue.bytes;
+	u32 space = min(sk->rcvbuf - sk->receive_queue.bytes,
+			65535u << tp->rcv_wscale);
 
 	if (sk->state != TCP_ESTABLISHED && sk->state != TCP_FIN_WAIT1 &&
 	    sk->state != TCP_FIN_WAIT2)

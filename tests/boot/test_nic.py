@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Interoperability tests: kfront's TCP/IP stack and NIC drivers against
-Linux's own TCP, through QEMU user networking and ports forwarded on this
-machine's loopback. Each driver boots once with serve=echo,discard,control;
+peers nobody here wrote: QEMU user networking's TCP (slirp), which relays
+to Linux's TCP on ports forwarded from this machine's loopback. Each driver boots once with serve=echo,discard,control;
 the host checks every byte it gets back, then stops kfront through the
 control port and checks its clean exit and its own summary."""
 from __future__ import annotations
@@ -22,7 +22,6 @@ ECHO, DISCARD, CONTROL = 7, 9, 7777
 BOOT_TIMEOUT = 120.0        # the whole boot, tests included
 READY_TIMEOUT = 60.0
 IO_TIMEOUT = 20.0
-STALL_MAX = 8 << 20         # the stalled peer gives up sending after this
 
 
 def setUpModule() -> None:
@@ -42,6 +41,20 @@ def free_port() -> int:
                 continue
             return port
     raise RuntimeError('no free loopback port')
+
+
+def stall_max() -> int:
+    """How much a peer that never reads can push before every window is
+    shut: QEMU's own host socket autotunes up to tcp_rmem's maximum, and
+    the peer's send buffer up to tcp_wmem's. Twice that, with a margin."""
+    total = 0
+    for name in ('tcp_rmem', 'tcp_wmem'):
+        try:
+            with open(f'/proc/sys/net/ipv4/{name}') as f:
+                total += int(f.read().split()[2])
+        except (OSError, ValueError, IndexError):
+            total += 16 << 20
+    return 2 * total + (8 << 20)
 
 
 def pattern(size: int, seed: int = 0) -> bytes:
@@ -175,7 +188,7 @@ class NicInterop:
             self.fail(f'{size} B: first wrong byte at offset {first}')
         if size >= 1 << 20:
             print(f'\n  [{self.NIC}] echo {size} B each way in {took:.2f} s '
-                  f'({2 * size / took / 1e6:.1f} MB/s both directions)', end='')
+                  f'({2 * size / took / 1e6:.1f} MB/s both directions)')
 
     def test_01_udp_echo(self) -> None:
         with socket.socket(type=socket.SOCK_DGRAM) as s:
@@ -272,21 +285,27 @@ class NicInterop:
         self.wait_idle()
 
     def check_stalled_peer(self) -> None:
-        stream = pattern(STALL_MAX, 7)
+        limit = stall_max()
+        stream = pattern(limit, 7)
         stuck = socket.socket()
-        # A small send buffer (set before connecting), so that the stall
-        # shows soon; the receive side stays large so the catch-up is fast.
+        # Fixed buffers, set before connecting: no autotuning (up to
+        # tcp_rmem's maximum, often 6 MiB or more), so the stall comes
+        # soon, and large enough for a fast catch-up.
         stuck.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 262144)
         stuck.settimeout(IO_TIMEOUT)
         stuck.connect((HOST, self.kf.tcp))
         stuck.setblocking(False)
         sent, stalled = 0, False
-        while sent < STALL_MAX and not stalled:
+        start = time.monotonic()
+        while sent < limit and not stalled:
             # Stalled: no room to send for a whole second.
             stalled = not select.select([], [stuck], [], 1.0)[1]
             if not stalled:
                 sent += stuck.send(stream[sent:sent + 65536])
         self.assertTrue(stalled, f'{sent} B sent and never stalled')
+        print(f'\n  [{self.NIC}] stalled peer: {sent} B in, windows shut after '
+              f'{time.monotonic() - start - 1:.1f} s')
         self.check_echo(65536, seed=11)     # others are served meanwhile
         stuck.setblocking(True)
         stuck.settimeout(IO_TIMEOUT)
