@@ -191,18 +191,7 @@ static void describe_unavailable(struct record *r)
 void counters_describe(struct record *r)
 {
 	rec_obj_begin(r, "machine");
-	rec_str(r, "vendor", cpu.vendor_str);
-	rec_u64(r, "family", cpu.family);
-	rec_u64(r, "model", cpu.model);
-	rec_u64(r, "stepping", cpu.stepping);
-	rec_str(r, "brand", cpu.brand);
-	rec_str(r, "uarch", cpu.uarch_name);
-	rec_str(r, "hypervisor", cpu.hypervisor);
-	rec_obj_begin(r, "tsc");
-	rec_u64(r, "hz", cpu.tsc_hz);
-	rec_str(r, "source", cpu.tsc_source ? cpu.tsc_source : "none");
-	rec_bool(r, "invariant", cpu_has(&cpu, X86_FEATURE_INVARIANT_TSC));
-	rec_obj_end(r);
+	cpu_record_identity(r, &cpu);
 	rec_bool(r, "apic", x86_lapic.present);
 	describe_pmu(r);
 	rec_arr_begin(r, "counters");

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kfront import build, collect, paths, report, results, vg
-from kfront.cmd_run import LIST_RE, Progress
+from kfront.cmd_run import Progress, check_lists
 from kfront.records import Run
 
 
@@ -59,10 +59,9 @@ def suite_args(args: argparse.Namespace) -> list[str]:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    for name in ('variants', 'bench'):
-        value = getattr(args, name)
-        if value is not None and not LIST_RE.match(value):
-            return f'--{name} takes a comma-separated list of names or globs, got {value!r}'
+    problem = check_lists(args)
+    if problem:
+        return problem
     if args.cpu is not None and not 0 <= args.cpu < (os.cpu_count() or 1):
         return f'--cpu {args.cpu}: this machine has CPUs 0-{(os.cpu_count() or 1) - 1}'
     if args.vg_runs < 1:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from kfront import lava, paths
-from kfront.cmd_run import LIST_RE
+from kfront.cmd_run import check_lists
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,10 +61,9 @@ def make_spec(args: argparse.Namespace) -> lava.JobSpec:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    for name in ('variants', 'bench'):
-        value = getattr(args, name)
-        if value is not None and not LIST_RE.match(value):
-            return f'--{name} takes a comma-separated list of names or globs, got {value!r}'
+    problem = check_lists(args)
+    if problem:
+        return problem
     for arg in args.extra:
         if '"' in arg or any(c.isspace() for c in arg):
             return f'kernel argument {arg!r}: no spaces or quotes'

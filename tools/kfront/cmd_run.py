@@ -52,11 +52,20 @@ def kernel_args(args: argparse.Namespace) -> list[str]:
     return out + list(args.extra)
 
 
-def check_args(args: argparse.Namespace) -> str | None:
-    for name in ('variants', 'bench'):
-        value = getattr(args, name)
+def check_lists(args: argparse.Namespace, names: tuple[str, ...] = ('variants', 'bench')
+                ) -> str | None:
+    """The --variants/--bench style options: comma-separated names or globs."""
+    for name in names:
+        value = getattr(args, name, None)
         if value is not None and not LIST_RE.match(value):
             return f'--{name} takes a comma-separated list of names or globs, got {value!r}'
+    return None
+
+
+def check_args(args: argparse.Namespace) -> str | None:
+    problem = check_lists(args)
+    if problem:
+        return problem
     if args.footprint is not None and not FOOTPRINT_RE.match(args.footprint):
         return f'--footprint takes comma-separated numbers, got {args.footprint!r}'
     if args.variants_file is not None and not args.variants_file.is_file():

@@ -113,6 +113,11 @@ const char *cpu_feature_name(enum cpu_feature f);
 enum cpu_uarch cpu_uarch_lookup(enum cpu_vendor v, u32 family, u32 model);
 const char *cpu_uarch_name(enum cpu_uarch u);
 
+struct record;
+/* Vendor, family/model, brand, hypervisor and TSC fields of the machine
+ * record (cpu_record.c). */
+void cpu_record_identity(struct record *r, const struct cpu_info *ci);
+
 /* TSC frequency from CPUID leaves 0x15, 0x16 or 0x40000010 (cpu_tsc.c). */
 void cpu_tsc_from_cpuid(struct cpu_info *ci, cpuid_fn fn, void *ctx);
 

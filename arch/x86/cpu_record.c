@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The CPU identity part of the machine record, shared by the kernel's
+ * and the host harness's counters_describe(). Pure: no instructions that
+ * need ring 0. */
+#include <asm/cpu.h>
+#include <kfront/record.h>
+
+void cpu_record_identity(struct record *r, const struct cpu_info *ci)
+{
+	rec_str(r, "vendor", ci->vendor_str);
+	rec_u64(r, "family", ci->family);
+	rec_u64(r, "model", ci->model);
+	rec_u64(r, "stepping", ci->stepping);
+	rec_str(r, "brand", ci->brand);
+	rec_str(r, "uarch", ci->uarch_name);
+	rec_str(r, "hypervisor", ci->hypervisor);
+	rec_obj_begin(r, "tsc");
+	rec_u64(r, "hz", ci->tsc_hz);
+	rec_str(r, "source", ci->tsc_source ? ci->tsc_source : "none");
+	rec_bool(r, "invariant", cpu_has(ci, X86_FEATURE_INVARIANT_TSC));
+	rec_obj_end(r);
+}
