@@ -15,6 +15,7 @@
 #include <kfront/stats.h>
 #include <kfront/string.h>
 #include <kfront/watchdog.h>
+#include <kfront/wire.h>
 
 #define FESIM_SLOT_BENCH	1
 #define FESIM_SLOT_CALIB	2
@@ -114,6 +115,8 @@ static int setup_all(const struct harness_job *job, const struct harness_config 
 
 		memset(vs, 0, sizeof(*vs));
 		vs->ctx.footprint = cfg->has_footprint ? cfg->footprint : 0;
+		if (b->flags & BENCH_F_WIRE)
+			vs->ctx.wire = cfg->wire;
 		vs->iters = cfg->iters ? cfg->iters :
 			    cfg->quick ? b->quick_iters : b->default_iters;
 		if (b->setup)
@@ -275,6 +278,8 @@ static void emit_result(const struct harness_job *job, const struct harness_conf
 	if (cfg->has_footprint)
 		rec_u64(&rec, "footprint", cfg->footprint);
 	rec_u64(&rec, "group", (u64)g);
+	if (job->bench[v]->flags & BENCH_F_WIRE)
+		rec_str(&rec, "wire", cfg->wire ? cfg->wire->desc : "none");
 	rec_u64(&rec, "iters", vs->iters);
 	rec_u64(&rec, "runs", runs);
 	rec_u64(&rec, "warmup", cfg->warmup);

@@ -12,6 +12,7 @@
 #include <kfront/suite.h>
 #include <kfront/version.h>
 #include <kfront/watchdog.h>
+#include <kfront/wire.h>
 
 #define MAX_FOOTPRINTS	16
 
@@ -65,6 +66,8 @@ static void emit_suite_begin(const struct suite *s)
 	rec_str(&rec, "context", SUITE_CONTEXT);
 	counters_describe(&rec);
 	rec_str(&rec, "watchdog", watchdog_available() ? SUITE_WATCHDOG : watchdog_reason());
+	if (s->cfg.wire)
+		rec_str(&rec, "wire", s->cfg.wire->desc);
 	emit_variants();
 	rec_obj_begin(&rec, "config");
 	rec_u64(&rec, "runs", s->cfg.runs);
@@ -138,9 +141,29 @@ static int configure(struct suite *s, const struct cmdline *cl)
 	return 0;
 }
 
+/* peer=: the real NIC and host peer of the net.wire_* benchmarks. */
+static int setup_wire(struct suite *s)
+{
+	char err[160] = "";
+
+#ifdef KFRONT_HOST
+	if (cmdline_str(s->cl, "peer", NULL))
+		snprintf(err, sizeof(err),
+			 "peer=: the host harness has no NIC; the wire benchmarks run in the kernel");
+#else
+	s->cfg.wire = wire_setup(s->cl, err, sizeof(err));
+#endif
+	if (err[0]) {
+		printk("kfront: error: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static bool bench_selected(const struct suite *s, const struct bench_desc *b)
 {
-	if (b->flags & BENCH_F_EXPLICIT)
+	if ((b->flags & BENCH_F_EXPLICIT) ||
+	    ((b->flags & BENCH_F_WIRE) && !s->cfg.wire))
 		return select_exact(s->bench_sel, b->name);
 	return select_match(s->bench_sel, b->name);
 }
@@ -189,6 +212,9 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 	if (status)
 		return status;
 	counters_init();
+	status = setup_wire(&s);
+	if (status)
+		return status;
 	watchdog_init();
 	emit_suite_begin(&s);
 	if (!strcmp(s.bench_sel, "none")) {

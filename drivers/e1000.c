@@ -161,32 +161,8 @@ static enum netdev_tx e1000_start_xmit(struct sk_buff *skb,
 	e->tx_tail = next;
 	barrier();		/* the descriptor before the doorbell */
 	e1000_wr(e, E1000_TDT, next);
-	dev->stats.tx_packets++;
-	dev->stats.tx_bytes += len;
-	consume_skb(skb);
+	nic_tx_done(dev, skb, len);
 	return NETDEV_TX_OK;
-}
-
-static void e1000_rx_frame(struct net_device *dev, const u8 *frame, u32 len)
-{
-	struct sk_buff *skb;
-
-	if (!(dev->flags & IFF_UP) || !dev->net || len < ETH_HLEN ||
-	    len > ETH_FRAME_LEN) {
-		dev->stats.rx_dropped++;
-		return;
-	}
-	skb = alloc_skb(dev->net, SKB_DATA_STD);
-	if (unlikely(!skb)) {
-		dev->stats.rx_dropped++;
-		return;
-	}
-	skb_reserve(skb, NET_IP_ALIGN);
-	memcpy(skb_put(skb, len), frame, len);
-	skb->dev = dev;
-	dev->stats.rx_packets++;
-	dev->stats.rx_bytes += len;
-	netif_receive_skb(skb);
 }
 
 static int e1000_poll(struct net_device *dev, int budget)
@@ -207,7 +183,7 @@ static int e1000_poll(struct net_device *dev, int budget)
 		/* A frame spread over buffers cannot happen with 2 KiB
 		 * buffers and no long packets: drop it if it does. */
 		if ((status & E1000_RXD_STAT_EOP) && !d->errors)
-			e1000_rx_frame(dev, e->rx_bufs + i * E1000_BUF_SIZE,
+			nic_rx_frame(dev, e->rx_bufs + i * E1000_BUF_SIZE,
 				       d->length);
 		else
 			dev->stats.rx_dropped++;

@@ -31,6 +31,25 @@ struct net_device *nic_find(const char *prefix)
 	return NULL;
 }
 
+void nic_rx_frame(struct net_device *dev, const u8 *frame, u32 len)
+{
+	if (!(dev->flags & IFF_UP) || !dev->stack_ops || len < ETH_HLEN ||
+	    len > ETH_FRAME_LEN) {
+		dev->stats.rx_dropped++;
+		return;
+	}
+	dev->stats.rx_packets++;
+	dev->stats.rx_bytes += len;
+	dev->stack_ops->rx_frame(dev, frame, len);
+}
+
+void nic_tx_done(struct net_device *dev, struct sk_buff *skb, u32 len)
+{
+	dev->stats.tx_packets++;
+	dev->stats.tx_bytes += len;
+	dev->stack_ops->tx_done(dev, skb);
+}
+
 /* Page allocations are physically contiguous and never freed: the rings
  * of a card live as long as the boot. */
 void *nic_dma_alloc(u32 bytes, u64 *pa)

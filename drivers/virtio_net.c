@@ -326,34 +326,8 @@ static enum netdev_tx vnet_start_xmit(struct sk_buff *skb,
 	q->avail->ring[q->avail_idx % q->size] = id;
 	q->avail_idx++;
 	vnet_kick(q);
-	dev->stats.tx_packets++;
-	dev->stats.tx_bytes += len;
-	consume_skb(skb);
+	nic_tx_done(dev, skb, len);
 	return NETDEV_TX_OK;
-}
-
-/* Hands one received frame to the stack (copied: the buffer goes back
- * to the device at once). */
-static void vnet_rx_frame(struct net_device *dev, const u8 *frame, u32 len)
-{
-	struct sk_buff *skb;
-
-	if (!(dev->flags & IFF_UP) || !dev->net || len < ETH_HLEN ||
-	    len > ETH_FRAME_LEN) {
-		dev->stats.rx_dropped++;
-		return;
-	}
-	skb = alloc_skb(dev->net, SKB_DATA_STD);
-	if (unlikely(!skb)) {
-		dev->stats.rx_dropped++;
-		return;
-	}
-	skb_reserve(skb, NET_IP_ALIGN);
-	memcpy(skb_put(skb, len), frame, len);
-	skb->dev = dev;
-	dev->stats.rx_packets++;
-	dev->stats.rx_bytes += len;
-	netif_receive_skb(skb);
 }
 
 static int vnet_poll(struct net_device *dev, int budget)
@@ -374,7 +348,7 @@ static int vnet_poll(struct net_device *dev, int budget)
 		e = q->used->ring[q->last_used % q->size];
 		q->last_used++;
 		if (e.id < q->size && e.len > sizeof(struct virtio_net_hdr))
-			vnet_rx_frame(dev, q->bufs + e.id * VNET_BUF_SIZE +
+			nic_rx_frame(dev, q->bufs + e.id * VNET_BUF_SIZE +
 				      sizeof(struct virtio_net_hdr),
 				      e.len - sizeof(struct virtio_net_hdr));
 		if (e.id < q->size)

@@ -54,6 +54,22 @@ static int parse_ip_prefix(const char *s, be32 *addr, be32 *mask)
 	return 0;
 }
 
+int netcfg_parse_peer(const char *s, struct sockaddr_in *sa)
+{
+	u32 port = 0;
+	int digits = 0;
+
+	s = parse_ipv4(s, &sa->sin_addr);
+	if (!s || *s++ != ':' || !sa->sin_addr)
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9' && digits < 6; s++, digits++)
+		port = port * 10 + (u32)(*s - '0');
+	if (*s || !digits || !port || port > 65535)
+		return -EINVAL;
+	sa->sin_port = htons((u16)port);
+	return 0;
+}
+
 int netcfg_from_cmdline(const struct cmdline *cl, struct net_config *cfg,
 			char *err, size_t errlen)
 {

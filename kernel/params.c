@@ -24,6 +24,8 @@ const struct param_spec kfront_params[] = {
 	{ "ip", PARAM_STR, NULL, 0, 0,
 	  "IPv4 address of the real NIC: ADDR/PREFIX (default 10.0.2.15/24)" },
 	{ "gw", PARAM_STR, NULL, 0, 0, "IPv4 default gateway (e.g. 10.0.2.2)" },
+	{ "peer", PARAM_STR, NULL, 0, 0,
+	  "host peer of the net.wire_* benchmarks: ADDR:PORT (with ip=, gw=, nic=)" },
 	{ "nic", PARAM_STR, NULL, 0, 0,
 	  "which real NIC: virtio, e1000 or auto (default: the first found)" },
 	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|wtext|xdata|panic|hang", 0, 0,

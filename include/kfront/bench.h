@@ -11,11 +11,15 @@
 
 #include <kfront/types.h>
 
+struct wire_ops;
+
 struct bench_ctx {
 	void *priv;		/* the benchmark's own state */
 	u64 digest;		/* verification digest, folded by run() */
 	u32 footprint;		/* packet-filter rules (footprint=K), 0 = none */
 	u32 param;		/* benchmark-specific size knob, 0 = default */
+	/* The real NIC and host peer (<kfront/wire.h>), NULL when none. */
+	const struct wire_ops *wire;
 	char err[120];		/* first verification failure, NUL-terminated */
 };
 
@@ -38,6 +42,11 @@ struct bench_desc {
 /* Runs only when named exactly in bench= (never through a glob): for
  * benchmarks that exist to test the harness itself. */
 #define BENCH_F_EXPLICIT	(1u << 1)
+
+/* Runs over a real NIC against a host peer (ctx->wire): selected by a
+ * glob only when the boot has a wire (peer=); its times include the
+ * emulator or the real network, and its records say so. */
+#define BENCH_F_WIRE		(1u << 2)
 
 /* Fold a value into a verification digest (FNV-1a over 64-bit words). */
 static inline u64 bench_digest_fold(u64 digest, u64 v)

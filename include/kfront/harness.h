@@ -24,6 +24,7 @@ struct harness_config {
 	u64 budget_ms;
 	u32 footprint;		/* for BENCH_F_FOOTPRINT benchmarks */
 	bool has_footprint;
+	const struct wire_ops *wire;	/* for BENCH_F_WIRE benchmarks */
 };
 
 struct harness_job {

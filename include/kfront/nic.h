@@ -20,4 +20,11 @@ struct net_device *nic_find(const char *prefix);
  * rings and buffers; *pa gets its physical address. */
 void *nic_dma_alloc(u32 bytes, u64 *pa);
 
+/* A received frame to whoever owns the card (dev->stack_ops), with the
+ * card's counters; frames nobody can take are counted as dropped. */
+void nic_rx_frame(struct net_device *dev, const u8 *frame, u32 len);
+/* A transmitted skb the driver has copied: back to the stack it came
+ * from, with the card's counters. */
+void nic_tx_done(struct net_device *dev, struct sk_buff *skb, u32 len);
+
 #endif

@@ -138,6 +138,7 @@ static struct net_device *net_attach_dev(struct net_stack *net,
 
 	if (dev) {
 		net->dev_borrowed = true;
+		dev->stack_ops = &net_stack_dev_ops;
 	} else {
 		dev = loopnic_create(net, cfg->ring_size);
 		if (!dev)
@@ -189,6 +190,7 @@ void net_stack_destroy(struct net_stack *net)
 		if (net->dev->flags & IFF_UP)
 			net->dev->ops->ndo_stop(net->dev);
 		net->dev->net = NULL;
+		net->dev->stack_ops = NULL;
 	} else {
 		netdev_destroy(net->dev);
 	}

@@ -28,6 +28,38 @@ int dev_queue_xmit(struct sk_buff *skb)
 	return 0;
 }
 
+/* A frame from a real card (dev->stack_ops): into one of our buffers. */
+static void netdev_rx_frame(struct net_device *dev, const u8 *frame, u32 len)
+{
+	struct sk_buff *skb;
+
+	if (unlikely(len > SKB_DATA_STD - NET_IP_ALIGN)) {
+		dev->stats.rx_dropped++;
+		return;
+	}
+	skb = alloc_skb(dev->net, SKB_DATA_STD);
+	if (unlikely(!skb)) {
+		dev->stats.rx_dropped++;
+		net_count_drop(dev->net, NET_DROP_NO_MEM);
+		return;
+	}
+	skb_reserve(skb, NET_IP_ALIGN);
+	memcpy(skb_put(skb, len), frame, len);
+	skb->dev = dev;
+	netif_receive_skb(skb);
+}
+
+static void netdev_tx_done(struct net_device *dev, struct sk_buff *skb)
+{
+	(void)dev;
+	consume_skb(skb);
+}
+
+const struct netdev_stack_ops net_stack_dev_ops = {
+	.rx_frame = netdev_rx_frame,
+	.tx_done = netdev_tx_done,
+};
+
 int net_rx_frame(struct net_stack *net, const void *frame, u32 len)
 {
 	struct sk_buff *skb;

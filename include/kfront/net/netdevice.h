@@ -51,6 +51,21 @@ struct net_device_ops {
 	void (*ndo_uninit)(struct net_device *dev);
 };
 
+/* What a driver calls in the stack that owns its card. Every compiler
+ * variant carries its own copy of kernel/net (static functions, no
+ * exported names), so a driver must not call alloc_skb() or
+ * netif_receive_skb() by name: that would always reach the runtime's
+ * copy, whichever copy took the card over. The owner installs these when
+ * it attaches (net_stack_create(), or the port switch of drivers/netmux.c
+ * that shares one card among several stacks). */
+struct netdev_stack_ops {
+	/* A frame the card received; the owner copies it before returning,
+	 * so the driver may give its buffer back to the device at once. */
+	void (*rx_frame)(struct net_device *dev, const u8 *frame, u32 len);
+	/* A transmitted skb the driver has copied out of and is done with. */
+	void (*tx_done)(struct net_device *dev, struct sk_buff *skb);
+};
+
 struct net_device {
 	char name[16];
 	u8 dev_addr[ETH_ALEN];
@@ -60,7 +75,9 @@ struct net_device {
 	be32 ip_addr;		/* one IPv4 address per device */
 	be32 netmask;
 	const struct net_device_ops *ops;
-	struct net_stack *net;
+	struct net_stack *net;	/* the owning stack (NULL: see stack_ops) */
+	const struct netdev_stack_ops *stack_ops; /* NULL: nobody attached */
+	void *owner;		/* the owner's own state (netmux) */
 	void *priv;		/* the driver's state */
 	bool napi_scheduled;
 	struct net_device_stats stats;
@@ -72,9 +89,13 @@ static inline void napi_schedule(struct net_device *dev)
 	dev->napi_scheduled = true;
 }
 
-/* Stack entry points used by drivers. */
+/* Entry points inside one copy of the stack (the loopback NIC, tests);
+ * a real card's driver goes through dev->stack_ops instead. */
 void netif_receive_skb(struct sk_buff *skb);
 int dev_queue_xmit(struct sk_buff *skb);
+
+/* The driver-facing functions of this copy of the stack. */
+extern const struct netdev_stack_ops net_stack_dev_ops;
 
 /* The descriptor-ring NIC wired as a loopback (kernel/net/ring_nic.c). */
 struct net_device *loopnic_create(struct net_stack *net, u32 ring_size);
