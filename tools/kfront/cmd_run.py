@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from kfront import build, collect, paths, qemu, report, results, sim, size
+from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options
 
 PROGRESS_RE = re.compile(rb'^kfront: (\[\d+/\d+\].*|error.*|warning.*|timeout.*|exit status.*)$')
@@ -32,6 +33,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--footprint', metavar='LIST', help='footprint sweep points, e.g. 0,16,64')
     p.add_argument('--sim', metavar='MODELS',
                    help='also simulate the front end (fesim plugin): skylake,zen4,...')
+    p.add_argument('--wire', choices=sorted(qemu.NIC_DEVICES), metavar='NIC',
+                   help='also run the net.wire_* benchmarks: a virtio or e1000 card '
+                        'on QEMU user networking, against a peer this command '
+                        'runs on 127.0.0.1 (their times include QEMU)')
     p.add_argument('--timeout', type=float, default=3600.0, metavar='SECONDS',
                    help='give up on the boot after this long (default 3600)')
     p.add_argument('extra', nargs='*', metavar='EXTRA_KERNEL_ARGS',
@@ -131,9 +136,22 @@ def run(args: argparse.Namespace) -> int:
         sim_out = out / 'fesim.jsonl'
         cfg.extra_qemu_args += sim.plugin_args(plugin, sim.parse_models(args.sim), sim_out)
     print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}'
-          f'{", fesim " + args.sim if args.sim else ""}); serial log: {log}', flush=True)
-    res = qemu.boot(cfg, log=log, on_output=Progress())
+          f'{", fesim " + args.sim if args.sim else ""}'
+          f'{", wire " + args.wire if args.wire else ""}); serial log: {log}', flush=True)
+    peer = None
+    if args.wire:
+        peer = WirePeer().start()
+        cfg.extra_qemu_args += qemu.nic_qemu_args(args.wire, [])
+        cfg.kernel_args.append(f'peer={qemu.GUEST_HOST_ADDR}:{peer.port}')
+    try:
+        res = qemu.boot(cfg, log=log, on_output=Progress())
+    finally:
+        if peer is not None:
+            peer.close()
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s', flush=True)
+    if peer is not None:
+        print(f'kfront run: {peer.summary()}', flush=True)
+        args.wire_peer = peer.totals_dict()
     if res.timed_out:
         print(f'kfront run: timeout after {args.timeout:g} s; collecting what arrived',
               file=sys.stderr)
@@ -152,6 +170,8 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
     extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
                                         'firmware': args.firmware, 'accel': args.accel,
                                         'kernel_status': res.status}}
+    if getattr(args, 'wire_peer', None):
+        extra['wire_peer'] = args.wire_peer
     run = col.runs[-1]
     if sim_out is not None:
         try:

@@ -29,6 +29,9 @@ NIC_DEVICES = {
 # Host side of every forward: this machine's loopback, never an outside
 # address.
 FORWARD_HOST = '127.0.0.1'
+# What a guest on QEMU user networking connects to in order to reach this
+# machine's loopback (QEMU relays 10.0.2.2:PORT to 127.0.0.1:PORT).
+GUEST_HOST_ADDR = '10.0.2.2'
 
 OVMF_CANDIDATES = ('/usr/share/ovmf/OVMF.fd', '/usr/share/qemu/OVMF.fd')
 KERNEL_FIRST_LINE = b'kfront '

@@ -113,7 +113,18 @@ def ratio_text(ratio: dict[str, Any] | None, is_base: bool) -> Cell:
 
 def bench_label(entry: dict[str, Any]) -> str:
     fp = entry.get("footprint")
-    return entry["bench"] if fp is None else f"{entry['bench']} @{fp}"
+    label = entry["bench"] if fp is None else f"{entry['bench']} @{fp}"
+    return label + " [wire]" if entry.get("wire") else label
+
+
+WIRE_NOTE = ("[wire]: over a real NIC to a peer on the host; the time "
+             "includes the emulated card, QEMU's user-mode network and the "
+             "peer (or, on bare metal, the network). Compare variants with "
+             "each other, not with the loopback benchmarks.")
+
+
+def has_wire(results: dict[str, Any]) -> bool:
+    return any(e.get("wire") for e in results.get("results", []))
 
 
 def _mismatched(results: dict[str, Any]) -> set[tuple[str, str]]:
@@ -196,6 +207,8 @@ def _machine_lines(results: dict[str, Any]) -> list[str]:
                f"{results.get('kfront')} (git {results.get('git')}); "
                f"runs {cfg.get('runs', '?')}, iterations per run "
                f"{cfg.get('iters', '?')}, warm-up runs {cfg.get('warmup', '?')}")
+    if results.get("wire"):
+        out.append(f"Wire: {results['wire']}")
     return out
 
 
@@ -245,9 +258,11 @@ def build_document(results: dict[str, Any]) -> list[Section]:
     for counter in counters_in(results):
         label = counter_label(counter)
         sec = Section(f"{label} per operation")
+        note = f"Ratios are to {base}; * marks an interval that excludes 1.0."
+        if has_wire(results):
+            note += " " + WIRE_NOTE
         sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
-                                f"Ratios are to {base}; * marks an "
-                                "interval that excludes 1.0."))
+                                note))
         sections.append(sec)
     if results.get("sizes"):
         sections.append(_sizes_section(results["sizes"]))
@@ -541,6 +556,9 @@ def terminal_table(results: dict[str, Any], color: bool) -> str:
                    f"(ratio to {results.get('baseline')}, * = interval "
                    "excludes 1.0)")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
+    if has_wire(results):
+        out.append("")
+        out.append(WIRE_NOTE)
     unavailable = (results.get("counters") or {}).get("unavailable") or {}
     if unavailable:
         reasons = sorted(set(unavailable.values()))

@@ -156,6 +156,7 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         "warmup": p.get("warmup"),
         "overhead": p.get("overhead", {}),
         "digest": p.get("digest"),
+        "wire": p.get("wire") if isinstance(p.get("wire"), str) else None,
         "line": rec.line,
         "counters": counters,
     }
@@ -278,6 +279,8 @@ def build_results(run: Run, extra: dict[str, Any] | None = None
         "git": begin.get("git"),
         "cmdline": begin.get("cmdline"),
         "config": begin.get("config", {}),
+        "wire": begin.get("wire") if isinstance(begin.get("wire"), str)
+        else None,
         "machine": machine,
         "counters": {"measured": measured, "unavailable": unavailable},
         "variants": variants,

@@ -93,9 +93,12 @@ class WirePeer:
         self.stopping = False
         self.thread = threading.Thread(target=self._accept_loop, daemon=True)
 
-    def __enter__(self) -> 'WirePeer':
+    def start(self) -> 'WirePeer':
         self.thread.start()
         return self
+
+    def __enter__(self) -> 'WirePeer':
+        return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -206,6 +209,14 @@ class WirePeer:
                     st.cond.wait(left)
                 reply = f'{st.count} {st.bad}\n'
             conn.sendall(reply.encode())
+
+    def totals_dict(self) -> dict[str, object]:
+        t = self.totals
+        return {'port': self.port, 'connections': t.connections,
+                'rr_transactions': t.rr_transactions,
+                'stream_bytes': t.stream_bytes,
+                'stream_bad_bytes': sum(st.bad for st in self.streams.values()),
+                'errors': list(t.errors)}
 
     def summary(self) -> str:
         t = self.totals
