@@ -185,7 +185,8 @@ struct net_device *netmux_open_ports(u16 base, u16 count)
 		if (mux.base[i])
 			continue;
 		memset(up, 0, sizeof(*up));
-		snprintf(up->name, sizeof(up->name), "%s.%u", lower->name, base);
+		/* Cut to fit: "e1000-0.40000" is 13 characters. */
+		snprintf(up->name, sizeof(up->name), "%.9s.%u", lower->name, base);
 		memcpy(up->dev_addr, lower->dev_addr, ETH_ALEN);
 		memcpy(up->broadcast, lower->broadcast, ETH_ALEN);
 		up->mtu = lower->mtu;
