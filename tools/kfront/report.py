@@ -203,10 +203,13 @@ def _machine_lines(results: dict[str, Any]) -> list[str]:
                               if pmu.get("available")
                               else f"unavailable: {pmu.get('reason', '?')}"))
     cfg = results.get("config") or {}
+    iters = cfg.get("iters", "?")
+    if iters == 0:      # iters=0: each benchmark its own (results.json: per entry)
+        iters = "each benchmark's own"
     out.append(f"Context: {results.get('context')}; kfront "
                f"{results.get('kfront')} (git {results.get('git')}); "
                f"runs {cfg.get('runs', '?')}, iterations per run "
-               f"{cfg.get('iters', '?')}, warm-up runs {cfg.get('warmup', '?')}")
+               f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
     if results.get("wire"):
         out.append(f"Wire: {results['wire']}")
     return out
