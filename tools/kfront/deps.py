@@ -26,6 +26,7 @@ PACKAGES: dict[str, str] = {
     'clang': 'the clang variants and the libFuzzer target',
     'libclang-rt-14-dev': 'libFuzzer and sanitizer runtimes for clang',
     'valgrind': 'callgrind/cachegrind counts; validates the fesim plugin',
+    'netcat-openbsd': 'nc: the interoperability tests talk to the echo service with it too',
     'qemu-user': 'qemu-x86_64 runs the fesim validation program under the plugin',
     # lava-dispatcher (lava-run) stays optional: ~100 packages (libguestfs,
     # kernel headers, ...); its test skips without it (docs/labs.md).
