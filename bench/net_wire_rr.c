@@ -51,7 +51,7 @@ static int wire_rr_one(struct bench_ctx *ctx, struct netwire *nw, u8 req)
 					     NETWIRE_TIMEOUT_MS, 0);
 		netwire_poll(nw);
 	}
-	if (got != (u8)(req ^ 0xff))
+	if ((u8)(got ^ req) != 0xff)	/* the peer answers the complement */
 		return netbench_fail(ctx, "wire_rr response", got,
 				     (u8)(req ^ 0xff));
 	return 0;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* PCI enumeration through configuration mechanism #1 (ports 0xcf8/0xcfc),
- * BAR sizing, capability lists, and the table of devices with drivers. */
+/* PCI enumeration through memory-mapped configuration space (ECAM, where
+ * ACPI's MCFG describes it) or configuration mechanism #1 (ports
+ * 0xcf8/0xcfc), BAR sizing, capability lists, and the table of devices
+ * with drivers. */
 #include <asm/x86.h>
+#include <kfront/acpi.h>
 #include <kfront/arch.h>
 #include <kfront/compiler.h>
 #include <kfront/errno.h>
@@ -15,6 +18,8 @@
 #define PCI_MAX_SLOT		32
 #define PCI_MAX_FUNC		8
 #define PCI_CAP_MAX_WALK	48	/* a looped list must not hang us */
+#define PCI_CFG_SIZE		256	/* what the ports reach */
+#define PCI_CFG_SIZE_ECAM	4096	/* PCI Express extended space */
 
 /* Devices kfront drives. The 8254x parts share the legacy descriptor
  * format the e1000 driver uses; QEMU emulates the 82540EM. */
@@ -28,6 +33,28 @@ static const struct pci_driver pci_drivers[] = {
 	{ 0x8086, 0x107c, "Intel 82541PI", e1000_probe },
 };
 
+/* The ECAM window of segment 0, or NULL: then every access goes through
+ * the ports. Mapped from bus ecam_bus_start on. */
+static volatile u8 *ecam;
+static u8 ecam_bus_start, ecam_bus_end;
+
+static volatile void *ecam_addr(const struct pci_dev *pdev, u16 off)
+{
+	return ecam + ((u64)(pdev->bus - ecam_bus_start) << 20 |
+		       (u32)pdev->slot << 15 | (u32)pdev->func << 12 | off);
+}
+
+/* An access the chosen mechanism cannot make: a bus outside the MCFG
+ * range, or extended space through the ports. Reads see all ones, as
+ * from an absent device; writes go nowhere. */
+static bool pci_cfg_unreachable(const struct pci_dev *pdev, u16 off)
+{
+	if (ecam)
+		return pdev->bus < ecam_bus_start || pdev->bus > ecam_bus_end ||
+		       off >= PCI_CFG_SIZE_ECAM;
+	return off >= PCI_CFG_SIZE;
+}
+
 static u32 pci_address(const struct pci_dev *pdev, u16 off)
 {
 	return PCI_CONFIG_ENABLE | (u32)pdev->bus << 16 |
@@ -36,6 +63,11 @@ static u32 pci_address(const struct pci_dev *pdev, u16 off)
 
 u32 pci_read32(const struct pci_dev *pdev, u16 off)
 {
+	off &= (u16)~3;
+	if (pci_cfg_unreachable(pdev, off))
+		return 0xffffffffu;
+	if (ecam)
+		return *(volatile u32 *)ecam_addr(pdev, off);
 	outl(PCI_CONFIG_ADDRESS, pci_address(pdev, off));
 	return inl(PCI_CONFIG_DATA);
 }
@@ -52,12 +84,28 @@ u8 pci_read8(const struct pci_dev *pdev, u16 off)
 
 void pci_write32(const struct pci_dev *pdev, u16 off, u32 v)
 {
+	off &= (u16)~3;
+	if (pci_cfg_unreachable(pdev, off))
+		return;
+	if (ecam) {
+		*(volatile u32 *)ecam_addr(pdev, off) = v;
+		return;
+	}
 	outl(PCI_CONFIG_ADDRESS, pci_address(pdev, off));
 	outl(PCI_CONFIG_DATA, v);
 }
 
+/* A real 16-bit write: the register beside the command register is the
+ * status register, whose bits are cleared by writing ones. */
 void pci_write16(const struct pci_dev *pdev, u16 off, u16 v)
 {
+	off &= (u16)~1;
+	if (pci_cfg_unreachable(pdev, off))
+		return;
+	if (ecam) {
+		*(volatile u16 *)ecam_addr(pdev, off) = v;
+		return;
+	}
 	outl(PCI_CONFIG_ADDRESS, pci_address(pdev, off));
 	outw(PCI_CONFIG_DATA + (off & 2), v);
 }
@@ -209,20 +257,107 @@ static int pci_scan_slot(u8 bus, u8 slot)
 	return found;
 }
 
-int pci_init(void)
+/* Segment 0's MCFG allocation, mapped; 0, or -errno with err filled. */
+static int pci_ecam_map(char *err, size_t errlen)
+{
+	const struct acpi_info *ai = acpi_get();
+	const struct acpi_mcfg_alloc *a = NULL;
+	u64 size;
+
+	for (u32 i = 0; i < ai->nmcfg; i++) {
+		if (ai->mcfg[i].segment == 0) {
+			a = &ai->mcfg[i];
+			break;
+		}
+	}
+	if (!a) {
+		snprintf(err, errlen, "no ACPI MCFG entry for PCI segment 0 (%s)",
+			 ai->present ? (ai->mcfg_found ? "MCFG has none" :
+					"no MCFG table") :
+			 ai->problem[0] ? ai->problem : "no ACPI tables");
+		return -ENODEV;
+	}
+	size = (u64)(a->bus_end - a->bus_start + 1) << 20;
+	ecam = arch_ioremap(a->base + ((u64)a->bus_start << 20), size);
+	if (!ecam) {
+		snprintf(err, errlen, "cannot map %llu MiB of ECAM at 0x%llx",
+			 (unsigned long long)(size >> 20),
+			 (unsigned long long)a->base);
+		return -ENOMEM;
+	}
+	ecam_bus_start = a->bus_start;
+	ecam_bus_end = a->bus_end;
+	printk("pci: ECAM at 0x%llx, buses %02x-%02x\n",
+	       (unsigned long long)a->base, a->bus_start, a->bus_end);
+	return 0;
+}
+
+/*
+ * Firmware tables can be wrong: before trusting ECAM unasked, the host
+ * bridge's identity must read the same through it as through the ports
+ * (the check Linux makes in its own way by insisting the window is
+ * reserved in the memory map).
+ */
+static bool pci_ecam_agrees(void)
+{
+	struct pci_dev host = { 0 };
+	volatile u8 *saved = ecam;
+	u32 via_ecam, via_ports;
+
+	if (ecam_bus_start != 0)
+		return true;	/* nothing to compare on bus 0 */
+	via_ecam = pci_read32(&host, PCI_VENDOR_ID);
+	ecam = NULL;
+	via_ports = pci_read32(&host, PCI_VENDOR_ID);
+	ecam = saved;
+	if (via_ecam == via_ports)
+		return true;
+	printk("pci: ECAM reads %08x for 00:00.0, the ports %08x: using the ports\n",
+	       via_ecam, via_ports);
+	return false;
+}
+
+static int pci_choose_access(enum pci_access mode, char *err, size_t errlen)
+{
+	char why[120];
+
+	if (mode == PCI_ACCESS_CF8)
+		return 0;
+	if (pci_ecam_map(why, sizeof(why))) {
+		if (mode == PCI_ACCESS_ECAM) {
+			snprintf(err, errlen, "pci=ecam: %s", why);
+			return -ENODEV;
+		}
+		printk("pci: %s: using ports 0xcf8/0xcfc\n", why);
+		return 0;
+	}
+	if (mode == PCI_ACCESS_AUTO && !pci_ecam_agrees())
+		ecam = NULL;
+	return 0;
+}
+
+int pci_init(enum pci_access mode, char *err, size_t errlen)
 {
 	static bool done;
 	static int found;
+	u32 first = 0, last = PCI_MAX_BUS - 1;
 
 	if (done)
 		return found;
+	if (pci_choose_access(mode, err, errlen))
+		return -ENODEV;
 	done = true;
+	if (ecam) {
+		first = ecam_bus_start;
+		last = ecam_bus_end;
+	}
 	/* Brute force over every bus: bridges need no special walking, and
 	 * an absent device answers 0xffff at once. */
-	for (u32 bus = 0; bus < PCI_MAX_BUS; bus++) {
+	for (u32 bus = first; bus <= last; bus++) {
 		for (u8 slot = 0; slot < PCI_MAX_SLOT; slot++)
 			found += pci_scan_slot((u8)bus, slot);
 	}
-	printk("pci: %d functions\n", found);
+	printk("pci: %d functions, configuration through %s\n", found,
+	       ecam ? "ECAM" : "ports 0xcf8/0xcfc");
 	return found;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmain: bring the machine up, read the command line, run the suite. */
+#include <kfront/acpi.h>
 #include <kfront/arch.h>
 #include <kfront/bootinfo.h>
 #include <kfront/drivers.h>
@@ -87,6 +88,7 @@ void kmain(u32 magic, u64 mbi_pa)
 	parse_cmdline();
 	arch_mm_init(&bootinfo);
 	report_memory();
+	acpi_init(&bootinfo);
 	if (cmdline_get(&kfront_cmdline, "crash")->set)
 		crash_inject(cmdline_str(&kfront_cmdline, "crash", ""));
 	if (cmdline_get(&kfront_cmdline, "serve")->set)

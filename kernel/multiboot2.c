@@ -11,6 +11,8 @@
 #define MB2_TAG_LOADER		2
 #define MB2_TAG_MMAP		6
 #define MB2_TAG_EFI64		12
+#define MB2_TAG_ACPI_OLD	14	/* a copy of the ACPI 1.0 RSDP */
+#define MB2_TAG_ACPI_NEW	15	/* a copy of the ACPI 2.0+ RSDP */
 
 struct mb2_header {
 	u32 total_size;
@@ -89,6 +91,18 @@ static int parse_mmap(const u8 *tag, u32 size, struct bootinfo *bi,
 	return 0;
 }
 
+/* Keeps the newest RSDP copy: tag 15 wins over tag 14 in either order. */
+static void copy_rsdp(const u8 *payload, u32 plen, bool v2,
+		      struct bootinfo *bi)
+{
+	if (bi->acpi_rsdp_v2 && !v2)
+		return;
+	plen = min(plen, (u32)BOOTINFO_RSDP_MAX);
+	memcpy(bi->acpi_rsdp, payload, plen);
+	bi->acpi_rsdp_len = plen;
+	bi->acpi_rsdp_v2 = v2;
+}
+
 static int parse_tag(const u8 *tag, u32 type, u32 size, struct bootinfo *bi,
 		     char *err, size_t errlen)
 {
@@ -106,6 +120,10 @@ static int parse_tag(const u8 *tag, u32 type, u32 size, struct bootinfo *bi,
 		return parse_mmap(tag, size, bi, err, errlen);
 	case MB2_TAG_EFI64:
 		bi->efi = true;
+		return 0;
+	case MB2_TAG_ACPI_OLD:
+	case MB2_TAG_ACPI_NEW:
+		copy_rsdp(payload, plen, type == MB2_TAG_ACPI_NEW, bi);
 		return 0;
 	default:
 		return 0;	/* tags we do not use are skipped */

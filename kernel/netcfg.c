@@ -95,7 +95,9 @@ int netcfg_from_cmdline(const struct cmdline *cl, struct net_config *cfg,
 			 cmdline_str(cl, "gw", ""), ip);
 		return -EINVAL;
 	}
-	pci_init();
+	if (pci_init((enum pci_access)cmdline_uint(cl, "pci", PCI_ACCESS_AUTO),
+		     err, errlen) < 0)
+		return -ENODEV;
 	dev = nic_find(nic);
 	if (!dev) {
 		snprintf(err, errlen, "nic=%s: no such network card found", nic);

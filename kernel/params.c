@@ -28,6 +28,8 @@ const struct param_spec kfront_params[] = {
 	  "host peer of the net.wire_* benchmarks: ADDR:PORT (with ip=, gw=, nic=)" },
 	{ "nic", PARAM_STR, NULL, 0, 0,
 	  "which real NIC: virtio, e1000 or auto (default: the first found)" },
+	{ "pci", PARAM_ENUM, "auto|ecam|cf8", 0, 0,
+	  "PCI configuration access: ECAM (from ACPI MCFG), ports 0xcf8/0xcfc, or auto" },
 	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|wtext|xdata|panic|hang", 0, 0,
 	  "fault injection for the boot tests" },
 };

@@ -19,7 +19,9 @@
 #define PTE_ADDR	0x000ffffffffff000ULL
 
 #define PT_POOL_PAGES	160
-#define IOREMAP_PAGES	512	/* 2 MiB of device mappings */
+#define IOREMAP_PAGES	512	/* 2 MiB of device mappings in 4 KiB pages */
+#define IOREMAP_LARGE	(1ULL << 30)	/* 1 GiB in 2 MiB pages (ECAM) */
+#define LARGE_PAGE	(1ULL << 21)
 
 typedef u64 pte_t;
 
@@ -31,6 +33,7 @@ static unsigned pt_pool_used;
 static pte_t *pml4;
 static u64 direct_map_end;
 static u64 ioremap_next = IOREMAP_BASE;
+static u64 ioremap_large_next = IOREMAP_LARGE_BASE;
 
 extern char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
 
@@ -123,12 +126,31 @@ void paging_init(const struct bootinfo *bi)
 	write_cr3(table_pa(pml4));
 }
 
+/* Big regions (PCIe ECAM: 1 MiB per bus, up to 256 MiB) in 2 MiB pages,
+ * so they cost one page-table entry per 2 MiB. */
+static volatile void *ioremap_large(u64 pa, u64 size)
+{
+	u64 start = pa & ~(LARGE_PAGE - 1);
+	u64 len = ALIGN_UP(pa + size, LARGE_PAGE) - start;
+	u64 va = ioremap_large_next;
+
+	if (len > IOREMAP_LARGE - (va - IOREMAP_LARGE_BASE))
+		return NULL;
+	for (u64 off = 0; off < len; off += LARGE_PAGE)
+		map_2m(va + off, start + off,
+		       PTE_W | PTE_NX | PTE_PCD | PTE_PWT);
+	ioremap_large_next += len;
+	return (volatile void *)(va + (pa - start));
+}
+
 volatile void *ioremap(u64 pa, u64 size)
 {
 	u64 off = pa & (PAGE_SIZE - 1);
 	u64 npages = ALIGN_UP(size + off, PAGE_SIZE) / PAGE_SIZE;
 	u64 va = ioremap_next;
 
+	if (size > LARGE_PAGE)
+		return ioremap_large(pa, size);
 	if (va + npages * PAGE_SIZE > IOREMAP_BASE + IOREMAP_PAGES * PAGE_SIZE)
 		return NULL;
 	for (u64 i = 0; i < npages; i++)

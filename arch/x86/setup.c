@@ -46,6 +46,15 @@ volatile void *arch_ioremap(u64 pa, u64 size)
 	return ioremap(pa, size);
 }
 
+const void *arch_firmware_map(u64 pa, u64 size)
+{
+	if (pa + size >= pa && pa + size <= paging_direct_map_end())
+		return phys_to_virt(pa);
+	/* Tables in reserved memory above RAM (UEFI puts them anywhere
+	 * below 4 GiB): the device window, a page or two per table. */
+	return (const void *)ioremap(pa, size);
+}
+
 static void recurse_forever(volatile u64 *depth);
 /* Called through a volatile pointer so the compiler neither sees nor
  * removes the unbounded recursion. */

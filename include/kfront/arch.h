@@ -21,6 +21,10 @@ u64 arch_virt_to_phys(const void *va);
 /* Uncached mapping of size bytes of device memory (a PCI BAR) at pa;
  * NULL when the mapping window is full. */
 volatile void *arch_ioremap(u64 pa, u64 size);
+/* Read access to firmware memory (ACPI tables) at pa: the direct map
+ * when it covers the range, else a new uncached mapping; NULL when
+ * neither is possible. */
+const void *arch_firmware_map(u64 pa, u64 size);
 /* Fault injection for the boot tests: "ud", "pf", "gp", "de", "stack"
  * (guard page), "wtext" (write to text), "xdata" (execute data). */
 void arch_crash(const char *kind);

@@ -9,6 +9,7 @@
 
 #define MB2_BOOTLOADER_MAGIC	0x36d76289u
 #define BOOTINFO_MAX_MMAP	128
+#define BOOTINFO_RSDP_MAX	36	/* an ACPI 2.0 RSDP */
 
 enum mmap_type {
 	MMAP_AVAILABLE = 1,
@@ -31,6 +32,11 @@ struct bootinfo {
 	u32 nmmap;
 	bool mmap_truncated;	/* more entries than we keep */
 	bool efi;		/* booted through UEFI (EFI system table tag) */
+	/* The loader's copy of the ACPI RSDP (tag 15, else tag 14): the
+	 * way to the firmware's tables without scanning the BIOS area. */
+	u8 acpi_rsdp[BOOTINFO_RSDP_MAX];
+	u32 acpi_rsdp_len;	/* 0: the loader gave none */
+	bool acpi_rsdp_v2;	/* from tag 15 */
 	u32 ntags;
 };
 

@@ -65,9 +65,19 @@ volatile void *pci_map_bar(struct pci_dev *pdev, int i);
  * (0 = start of the list); 0 if none. */
 u8 pci_find_capability(const struct pci_dev *pdev, u8 cap_id, u8 from);
 
-/* Scans every bus once, logs what it finds and probes the devices in the
- * driver table. Returns the number of devices found. */
-int pci_init(void);
+/* How configuration space is reached; the order of the pci= values. */
+enum pci_access {
+	PCI_ACCESS_AUTO,	/* ECAM when ACPI's MCFG has it and it checks out */
+	PCI_ACCESS_ECAM,	/* ECAM or an error */
+	PCI_ACCESS_CF8,		/* ports 0xcf8/0xcfc (first 256 bytes only) */
+};
+
+/* Chooses the access method, scans every bus once, logs what it finds
+ * and probes the devices in the driver table. Returns the number of
+ * functions found, or -ENODEV with err filled when pci=ecam cannot be
+ * honoured. Later calls return the first result. Reads beyond what the
+ * method reaches give all ones. */
+int pci_init(enum pci_access mode, char *err, size_t errlen);
 
 /* Probes of the drivers in the table (drivers/virtio_net.c, e1000.c). */
 int virtio_net_probe(struct pci_dev *pdev);

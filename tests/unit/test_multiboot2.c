@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of the multiboot2 tag walker: valid, truncated and oversized
- * tags, missing end tag, strings without NUL. */
+ * tags, missing end tag, strings without NUL, the ACPI RSDP copies. */
 #include <string.h>
 #include <kfront/bootinfo.h>
 #include <kfront/errno.h>
@@ -24,7 +24,8 @@ static void tag(unsigned type, const void *payload, unsigned plen)
 {
 	put32(pos, type);
 	put32(pos + 4, 8 + plen);
-	memcpy(buf + pos + 8, payload, plen);
+	if (plen)
+		memcpy(buf + pos + 8, payload, plen);
 	pos += (8 + plen + 7) & ~7u;
 }
 
@@ -130,8 +131,40 @@ static void test_bad_strings_and_mmap(void)
 	CHECK(strstr(err, "memory map") != NULL);
 }
 
+/* The RSDP copies: the ACPI 2.0 one (tag 15) is kept whichever comes
+ * first; a 1.0 copy alone is kept as it is. */
+static void test_acpi_rsdp(void)
+{
+	unsigned char v1[20] = "RSD PTR ", v2[36] = "RSD PTR ";
+	size_t total;
+
+	v1[15] = 0;
+	v2[15] = 2;
+	begin();
+	tag(15, v2, sizeof(v2));
+	tag(14, v1, sizeof(v1));
+	total = finish();
+	CHECK(mb2_parse(buf, total, &bi, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(bi.acpi_rsdp_len, 36);
+	CHECK(bi.acpi_rsdp_v2 && bi.acpi_rsdp[15] == 2);
+
+	begin();
+	tag(14, v1, sizeof(v1));
+	total = finish();
+	CHECK(mb2_parse(buf, total, &bi, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(bi.acpi_rsdp_len, 20);
+	CHECK(!bi.acpi_rsdp_v2 && !memcmp(bi.acpi_rsdp, "RSD PTR ", 8));
+
+	begin();
+	tag(1, "x", 2);
+	total = finish();
+	CHECK(mb2_parse(buf, total, &bi, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(bi.acpi_rsdp_len, 0);
+}
+
 int main(void)
 {
+	test_acpi_rsdp();
 	test_valid();
 	test_truncated();
 	test_oversized_tag();

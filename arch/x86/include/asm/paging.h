@@ -12,6 +12,7 @@
 #define DIRECT_MAP_BASE		0xffff888000000000ULL
 #define DIRECT_MAP_MAX		(64ULL << 30)	/* RAM above this is ignored */
 #define IOREMAP_BASE		0xffffc90000000000ULL
+#define IOREMAP_LARGE_BASE	0xffffc98000000000ULL	/* 2 MiB pages */
 
 static inline void *phys_to_virt(u64 pa)
 {
