@@ -296,7 +296,7 @@ static void netserve_summary(struct netserve *ns)
 	       (unsigned long long)ns->udp_in, (unsigned long long)ns->udp_out);
 	printk("netserve: %s: rx %llu frames %llu bytes, tx %llu frames "
 	       "%llu bytes, rx dropped %llu, tx busy %llu; tcp retrans %llu, "
-	       "drops %llu\n", dev->name,
+	       "out of order %llu, drops %llu\n", dev->name,
 	       (unsigned long long)dev->stats.rx_packets,
 	       (unsigned long long)dev->stats.rx_bytes,
 	       (unsigned long long)dev->stats.tx_packets,
@@ -304,6 +304,7 @@ static void netserve_summary(struct netserve *ns)
 	       (unsigned long long)dev->stats.rx_dropped,
 	       (unsigned long long)dev->stats.tx_busy,
 	       (unsigned long long)ns->net->mib.tcp_retrans_segs,
+	       (unsigned long long)ns->net->mib.tcp_ofo_queued,
 	       (unsigned long long)net_drop_total(ns->net));
 	for (int r = 0; r < NET_DROP_MAX; r++) {
 		if (ns->net->drops[r])

@@ -158,6 +158,20 @@ void tcp_time_wait(struct sock *sk);
 extern const struct proto tcp_prot;
 struct sock *tcp_create_child(struct sock *listener, struct sk_buff *skb);
 void tcp_init_sock(struct tcp_sock *tp);
+
+/* tcp_ofo.c: segments beyond a hole. */
+#define TCP_OFO_MOVED	1
+#define TCP_OFO_FIN	2
+int tcp_ofo_queue(struct sock *sk, struct sk_buff *skb);
+int tcp_ofo_drain(struct sock *sk);
+
+/* Bytes of the last advertised window still open past rcv_nxt. */
+static inline u32 tcp_receive_window(const struct tcp_sock *tp)
+{
+	s32 win = (s32)(tp->rcv_wup + tp->rcv_wnd - tp->rcv_nxt);
+
+	return win < 0 ? 0 : (u32)win;
+}
 u32 tcp_new_isn(struct net_stack *net, be32 saddr, be16 sport, be32 daddr,
 		be16 dport);
 

@@ -10,6 +10,7 @@ void tcp_init_sock(struct tcp_sock *tp)
 	struct sock *sk = &tp->sk;
 
 	tcp_init_timers(tp);
+	skb_queue_head_init(&tp->out_of_order_queue);
 	sk->rcvbuf = TCP_RCVBUF_DEFAULT;
 	sk->sndbuf = TCP_SNDBUF_DEFAULT;
 	tp->advmss = (u16)(ETH_DATA_LEN - sizeof(struct iphdr) -
@@ -341,6 +342,7 @@ static void tcp_destroy(struct sock *sk)
 
 	tcp_clear_timers(tp);
 	tcp_unhash(sk);
+	skb_queue_purge(&tp->out_of_order_queue);
 	tp->send_head = NULL;
 }
 

@@ -12,13 +12,6 @@
 #define TCP_QUICKACKS	16
 #define TCP_OOW_ACK_MS	500	/* Linux's tcp_invalid_ratelimit */
 
-static inline u32 tcp_receive_window(const struct tcp_sock *tp)
-{
-	s32 win = (s32)(tp->rcv_wup + tp->rcv_wnd - tp->rcv_nxt);
-
-	return win < 0 ? 0 : (u32)win;
-}
-
 void tcp_set_state(struct sock *sk, int state)
 {
 	int old = sk->state;
@@ -101,6 +94,7 @@ void tcp_done(struct sock *sk)
 	tcp_clear_timers(tp);
 	tcp_unhash(sk);
 	skb_queue_purge(&sk->write_queue);
+	skb_queue_purge(&tp->out_of_order_queue);
 	tp->send_head = NULL;
 	tp->packets_out = 0;
 	sk->shutdown = RCV_SHUTDOWN | SEND_SHUTDOWN;
@@ -308,27 +302,43 @@ static int tcp_queue_rcv(struct sock *sk, struct sk_buff *skb)
 	return 0;
 }
 
-/* In-order data and FIN; old or out-of-order segments are answered with
- * an immediate (duplicate) ACK and dropped, as there is no reassembly. */
+/* Data beyond a hole: queued out of order, and answered at once with a
+ * duplicate ACK, which tells the sender a segment went missing
+ * (RFC 5681 4.2). */
+static void tcp_data_queue_ofo(struct sock *sk, struct sk_buff *skb, u32 hlen)
+{
+	int reason;
+
+	tcp_sk(sk)->ack_pending |= ACK_NOW;
+	skb_pull(skb, hlen);
+	reason = tcp_ofo_queue(sk, skb);
+	if (reason)
+		kfree_skb_reason(skb, reason);
+}
+
+/* In-order data and FIN, then whatever of the out-of-order queue they
+ * make contiguous; old segments are answered with an immediate
+ * (duplicate) ACK and dropped. */
 static void tcp_data_queue(struct sock *sk, struct sk_buff *skb)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct tcp_skb_cb *cb = TCP_SKB_CB(skb);
 	bool fin = cb->tcp_flags & TCPHDR_FIN;
 	u32 hlen = tcp_hdr_len((const struct tcphdr *)skb->data);
-	bool queued = false;
+	bool queued = false, wake = false;
 
 	if (skb->len == hlen && !fin) {
 		consume_skb(skb);
 		return;
 	}
 	if (unlikely(cb->seq != tp->rcv_nxt)) {
-		if (!after(cb->end_seq, tp->rcv_nxt) ||
-		    after(cb->seq, tp->rcv_nxt)) {
+		if (after(cb->seq, tp->rcv_nxt)) {
+			tcp_data_queue_ofo(sk, skb, hlen);
+			return;
+		}
+		if (!after(cb->end_seq, tp->rcv_nxt)) {
 			tp->ack_pending |= ACK_NOW;
-			kfree_skb_reason(skb, after(cb->seq, tp->rcv_nxt) ?
-					 NET_DROP_TCP_OFO :
-					 NET_DROP_TCP_OLD_SEQ);
+			kfree_skb_reason(skb, NET_DROP_TCP_OLD_SEQ);
 			return;
 		}
 		/* Partly old: keep only the new part. */
@@ -351,9 +361,24 @@ static void tcp_data_queue(struct sock *sk, struct sk_buff *skb)
 	}
 	if (fin)
 		tp->rcv_nxt++;
+	if (unlikely(!skb_queue_empty(&tp->out_of_order_queue)) && !fin) {
+		/* A hole filled: ACK at once (RFC 5681 4.2), and let the
+		 * fast path back in once the queue is empty. */
+		int moved = tcp_ofo_drain(sk);
+
+		wake |= moved & TCP_OFO_MOVED;
+		if (moved & TCP_OFO_FIN) {
+			tp->rcv_nxt++;
+			fin = true;
+		}
+		tp->ack_pending |= ACK_NOW;
+		if (skb_queue_empty(&tp->out_of_order_queue) &&
+		    sk->state == TCP_ESTABLISHED)
+			tcp_update_pred_flags(tp);
+	}
 	if (!queued)
 		consume_skb(skb);
-	else
+	if (queued || wake)
 		sk_wake_data(sk);
 	if (fin)
 		tcp_fin(sk);

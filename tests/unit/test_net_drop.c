@@ -222,9 +222,18 @@ static void test_tcp(void)
 	th->ack_seq = htonl(tp->snd_una);
 	fix_l4(&f, IPPROTO_TCP);
 	expect_drop(&f, NET_DROP_TCP_OLD_SEQ);
+	/* Future data is kept (out-of-order queue), once. */
 	th->seq = htonl(tp->rcv_nxt + 100);
 	fix_l4(&f, IPPROTO_TCP);
-	expect_drop(&f, NET_DROP_TCP_OFO);
+	{
+		u64 queued = net->mib.tcp_ofo_queued, drops = net_drop_total(net);
+
+		CHECK(net_rx_frame(net, f.b, f.len) == 0);
+		CHECK_EQ_U64(net->mib.tcp_ofo_queued, queued + 1);
+		CHECK_EQ_U64(net_drop_total(net), drops);
+		CHECK_EQ_U64(tp->out_of_order_queue.qlen, 1);
+	}
+	expect_drop(&f, NET_DROP_TCP_OLD_SEQ);	/* the same again: nothing new */
 	th->seq = htonl(tp->rcv_nxt);
 	th->ack_seq = htonl(tp->snd_nxt + 1000);
 	fix_l4(&f, IPPROTO_TCP);
@@ -235,6 +244,67 @@ static void test_tcp(void)
 	fix_l4(&f, IPPROTO_TCP);
 	expect_drop(&f, NET_DROP_TCP_RESET);
 	CHECK(sock_state(acc) == TCP_ESTABLISHED);	/* RFC 5961 */
+}
+
+/*
+ * A peer scattering scraps beyond a hole: the out-of-order queue takes
+ * overlapping pieces apart correctly and stops at its cap, counting the
+ * rest as TCP_OFO drops; what it holds is freed with the socket.
+ */
+static void test_tcp_ofo(void)
+{
+	struct tcp_sock *tp = tcp_sk(acc);
+	struct sk_buff_head *q = &tp->out_of_order_queue;
+	u16 cport = ntohs(cli->sport);
+	u32 base = tp->rcv_nxt + 1000;
+	struct frame f;
+	struct tcphdr *th;
+	struct sk_buff *skb;
+
+	skb_queue_purge(q);
+	/* [base+10, +20), then [base+5, +25) covering it, then
+	 * [base, +8) and [base+22, +30) overlapping the ends. */
+	static const u32 pieces[][2] = { { 10, 10 }, { 5, 20 }, { 0, 8 },
+					 { 22, 8 } };
+	for (unsigned i = 0; i < 4; i++) {
+		build(&f, IPPROTO_TCP, cport, SRV_PORT, pieces[i][1]);
+		th = (struct tcphdr *)f.l4;
+		th->seq = htonl(base + pieces[i][0]);
+		th->ack_seq = htonl(tp->snd_una);
+		fix_l4(&f, IPPROTO_TCP);
+		CHECK(net_rx_frame(net, f.b, f.len) == 0);
+	}
+	/* Expected: [0,5) [5,25) [25,30): contiguous, no byte twice. */
+	CHECK_EQ_U64(q->qlen, 3);
+	CHECK_EQ_U64(q->bytes, 30);
+	{
+		u32 expect = base;
+
+		for (skb = skb_peek(q); skb; skb = skb_queue_next(q, skb)) {
+			CHECK_EQ_U64(TCP_SKB_CB(skb)->seq, expect);
+			expect = TCP_SKB_CB(skb)->end_seq;
+		}
+		CHECK_EQ_U64(expect, base + 30);
+	}
+	/* One-byte scraps two bytes apart until the cap. */
+	for (u32 i = 0; q->qlen < 64 && i < 100; i++) {
+		build(&f, IPPROTO_TCP, cport, SRV_PORT, 1);
+		th = (struct tcphdr *)f.l4;
+		th->seq = htonl(base + 100 + 2 * i);
+		th->ack_seq = htonl(tp->snd_una);
+		fix_l4(&f, IPPROTO_TCP);
+		CHECK(net_rx_frame(net, f.b, f.len) == 0);
+	}
+	CHECK_EQ_U64(q->qlen, 64);
+	th->seq = htonl(base + 99);
+	fix_l4(&f, IPPROTO_TCP);
+	expect_drop(&f, NET_DROP_TCP_OFO);
+	/* Beyond the offered window: not kept. */
+	th->seq = htonl(tp->rcv_nxt + tp->rcv_wnd + 10);
+	fix_l4(&f, IPPROTO_TCP);
+	expect_drop(&f, NET_DROP_TCP_OUT_OF_WINDOW);
+	CHECK(tp->pred_flags == 0);
+	skb_queue_purge(q);	/* the hole will never fill */
 }
 
 /* After all that, the connection still carries data both ways. */
@@ -255,6 +325,7 @@ int main(void)
 	test_ip();
 	test_udp();
 	test_tcp();
+	test_tcp_ofo();
 	test_survives();
 	sock_close(cli);
 	sock_close(acc);

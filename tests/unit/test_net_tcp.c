@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host test of TCP: handshake, data, close from either side and both,
  * RST, refused connections, sequence numbers across 2^32, retransmission
- * and the RTT estimate, delayed ACKs, zero-window probes, and option
- * parsing. */
+ * and the RTT estimate, delayed ACKs, zero-window probes, option
+ * parsing, and reassembly of segments that arrive beyond a hole. */
 #include <string.h>
 #include <stdlib.h>
 #include "check.h"
@@ -312,6 +312,50 @@ static void test_retransmit(void)
 	pair_close(&p);
 }
 
+/*
+ * One segment lost, four after it delivered: the receiver keeps the four
+ * (out-of-order queue), its duplicate ACKs make the sender retransmit the
+ * lost one without waiting for the timer, and that single retransmission
+ * completes the stream, in order.
+ */
+static void test_reordering(void)
+{
+	struct pair p;
+	struct tcp_sock *ct, *st;
+	u8 out[5000], in[6000];
+	ssize_t n, got = 0;
+
+	pair_open(&p, 0);
+	ct = tcp_sk(p.c);
+	st = tcp_sk(p.s);
+	sock_set_nodelay(p.c, true);
+	transfer(p.c, p.s, 20000, 2000);	/* open the congestion window */
+	net_clock_advance(p.net, TCP_DELACK_MAX);
+	for (u32 i = 0; i < sizeof(out); i++)
+		out[i] = (u8)(i * 13 + 5);
+	p.net->dev->flags &= ~IFF_UP;
+	CHECK(sock_send(p.c, out, 1000) == 1000);	/* lost */
+	p.net->dev->flags |= IFF_UP;
+	for (int i = 1; i < 5; i++)
+		CHECK(sock_send(p.c, out + 1000 * i, 1000) == 1000);
+	CHECK(p.net->mib.tcp_ofo_queued >= 3);
+	CHECK(p.net->mib.tcp_retrans_segs == 1);	/* fast retransmit */
+	CHECK(p.net->mib.tcp_timeouts == 0);
+	CHECK(skb_queue_empty(&st->out_of_order_queue));
+	CHECK(st->pred_flags != 0);			/* fast path again */
+	while ((n = sock_recv(p.s, in + got, sizeof(in) - (size_t)got)) > 0)
+		got += n;
+	CHECK(got == 5000);
+	CHECK(!memcmp(in, out, 5000));
+	net_clock_advance(p.net, TCP_DELACK_MAX);
+	CHECK(ct->snd_una == ct->write_seq && ct->packets_out == 0);
+	CHECK(p.net->mib.tcp_retrans_segs == 1);	/* nothing else resent */
+	CHECK(net_drop_count(p.net, NET_DROP_TCP_OFO) == 0);
+	sock_close(p.c);
+	sock_close(p.s);
+	pair_close(&p);
+}
+
 static void test_delayed_ack(void)
 {
 	struct pair p;
@@ -423,6 +467,7 @@ int main(void)
 	test_refused_and_unread_rst();
 	test_wraparound();
 	test_retransmit();
+	test_reordering();
 	test_delayed_ack();
 	test_zero_window_probe();
 	return check_report("test_net_tcp");

@@ -46,6 +46,7 @@ struct net_mib {
 	u64 tcp_pure_acks;
 	u64 tcp_win_updates;
 	u64 tcp_timeouts;
+	u64 tcp_ofo_queued;	/* segments kept beyond a hole */
 	u64 filter_evals;
 };
 

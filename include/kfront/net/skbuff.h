@@ -196,6 +196,23 @@ static inline struct sk_buff *skb_queue_next(const struct sk_buff_head *q,
 	return list_entry(skb->list.next, struct sk_buff, list);
 }
 
+static inline struct sk_buff *skb_queue_prev(const struct sk_buff_head *q,
+					     const struct sk_buff *skb)
+{
+	if (skb->list.prev == &q->list)
+		return NULL;
+	return list_entry(skb->list.prev, struct sk_buff, list);
+}
+
+/* Inserts skb after prev, or at the head when prev is NULL. */
+static inline void __skb_queue_after(struct sk_buff_head *q,
+				     struct sk_buff *prev, struct sk_buff *skb)
+{
+	list_add(&skb->list, prev ? &prev->list : &q->list);
+	q->qlen++;
+	q->bytes += skb->len;
+}
+
 static inline void __skb_queue_tail(struct sk_buff_head *q,
 				    struct sk_buff *skb)
 {

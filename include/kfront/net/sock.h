@@ -111,6 +111,7 @@ struct tcp_sock {
 	u32 rcv_wnd;		/* last advertised window, bytes */
 	u32 rcv_wup;		/* rcv_nxt when rcv_wnd was advertised */
 	u32 copied_seq;		/* next byte the user reads */
+	struct sk_buff_head out_of_order_queue;	/* beyond a hole, by seq */
 	/* Segment sizes and options. */
 	u16 mss_cache;		/* effective send MSS */
 	u16 advmss;		/* MSS we advertise */
