@@ -31,6 +31,9 @@ void acpi_init(const struct bootinfo *bi)
 		       (unsigned long long)acpi.mcfg[i].base);
 	if (!acpi.mcfg_found)
 		printk("acpi: no MCFG: PCI configuration through ports only\n");
+	if (acpi.hpet_base)
+		printk("acpi: HPET at 0x%llx\n",
+		       (unsigned long long)acpi.hpet_base);
 	if (acpi.problem[0])
 		printk("acpi: warning: %s\n", acpi.problem);
 }

@@ -15,6 +15,10 @@
 #define SDT_MAX_LEN		(64u << 10)	/* far above any root or MCFG */
 #define MCFG_ENTRIES_OFF	(SDT_HEADER_LEN + 8)	/* 8 reserved bytes */
 #define MCFG_ENTRY_LEN		16
+#define HPET_LEN		56
+#define HPET_GAS_SPACE		40	/* Generic Address Structure: space id */
+#define HPET_GAS_ADDR		44	/* ... and the 64-bit address */
+#define GAS_SYSTEM_MEMORY	0
 
 static u32 get32(const u8 *p)
 {
@@ -113,6 +117,23 @@ static void parse_mcfg(const u8 *t, u32 len, struct acpi_info *info)
 	}
 }
 
+static void parse_hpet(const u8 *t, u32 len, struct acpi_info *info)
+{
+	u64 base;
+
+	if (len < HPET_LEN) {
+		problem(info, "%s table too short (%llu bytes)", "HPET", len);
+		return;
+	}
+	base = get64(t + HPET_GAS_ADDR);
+	/* The registers are memory-mapped, 1 KiB, aligned to it. */
+	if (t[HPET_GAS_SPACE] != GAS_SYSTEM_MEMORY || !base || (base & 0x3ff)) {
+		problem(info, "%s block unusable: address 0x%llx", "HPET", base);
+		return;
+	}
+	info->hpet_base = base;
+}
+
 int acpi_parse(const u8 *rsdp, u32 rsdp_len, acpi_map_fn map, void *ctx,
 	       struct acpi_info *info)
 {
@@ -155,12 +176,15 @@ int acpi_parse(const u8 *rsdp, u32 rsdp_len, acpi_map_fn map, void *ctx,
 		const u8 *t;
 		u32 len;
 
-		if (!hdr || memcmp(hdr, "MCFG", 4))
-			continue;
-		t = map_table(pa, "MCFG", map, ctx, info, &len);
-		if (t)
-			parse_mcfg(t, len, info);
-		break;
+		if (hdr && !memcmp(hdr, "MCFG", 4) && !info->mcfg_found) {
+			t = map_table(pa, "MCFG", map, ctx, info, &len);
+			if (t)
+				parse_mcfg(t, len, info);
+		} else if (hdr && !memcmp(hdr, "HPET", 4) && !info->hpet_base) {
+			t = map_table(pa, "HPET", map, ctx, info, &len);
+			if (t)
+				parse_hpet(t, len, info);
+		}
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * needed). Kernel only: it does port I/O. */
 #include <asm/tsc.h>
 #include <asm/x86.h>
+#include <kfront/acpi.h>
 #include <kfront/compiler.h>
 
 #define PIT_HZ			1193182
@@ -76,6 +77,13 @@ void tsc_init(struct cpu_info *ci)
 	if (ci->tsc_hz || !cpu_has(ci, X86_FEATURE_TSC))
 		return;
 	hz = tsc_calibrate_pit(30);
+	ci->tsc_source = "pit";
+	if (!hz) {
+		/* No PIT counting (gone, gated, or QEMU's pit=off). */
+		hz = tsc_calibrate_hpet(acpi_get()->hpet_base, 30);
+		ci->tsc_source = "hpet";
+	}
 	ci->tsc_hz = hz;
-	ci->tsc_source = hz ? "pit" : "none";
+	if (!hz)
+		ci->tsc_source = "none";
 }

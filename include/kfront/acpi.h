@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ACPI static tables: the RSDP the boot loader copied, the RSDT or XSDT it
- * points to, and the one table kfront uses so far, MCFG (where PCI
- * Express configuration space is memory-mapped, ECAM). Only reading and
+ * points to, and the two tables kfront uses: MCFG (where PCI Express
+ * configuration space is memory-mapped, ECAM) and HPET (a timer to
+ * calibrate the TSC against where there is no PIT). Only reading and
  * checking: no AML, no power management. */
 #ifndef KFRONT_ACPI_H
 #define KFRONT_ACPI_H
@@ -31,6 +32,7 @@ struct acpi_info {
 	struct acpi_mcfg_alloc mcfg[ACPI_MCFG_MAX];
 	u32 nmcfg;
 	bool mcfg_found;
+	u64 hpet_base;		/* physical address of HPET block 0; 0: none */
 	/* Why something is missing or was skipped (first problem only). */
 	char problem[96];
 };
@@ -40,7 +42,7 @@ struct acpi_info {
  * pieces of a buffer. */
 typedef const void *(*acpi_map_fn)(u64 pa, u32 len, void *ctx);
 
-/* Validates the RSDP copy and walks its root table for MCFG, checking
+/* Validates the RSDP copy and walks its root table for MCFG and HPET, checking
  * every signature, length and checksum. Returns 0 with info filled, or
  * -ENOENT / -EINVAL with info->problem saying why (nothing is trusted
  * past the first bad table; a bad MCFG only loses the MCFG). */

@@ -51,6 +51,29 @@ class CleanBoot(unittest.TestCase):
         self.assertIn('UEFI firmware', res.text)
 
 
+class TscCalibration(unittest.TestCase):
+    """Without a CPUID figure (AMD, and QEMU's TCG CPU) the TSC rate is
+    measured: against the PIT, else the HPET found through ACPI, else it
+    is reported unknown (the results stay in TSC ticks)."""
+
+    def tsc(self, machine: str) -> dict:
+        cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=BOOT_TIMEOUT,
+                              kernel_args=['bench=none'], extra_qemu_args=['-M', machine])
+        res = qemu.boot(cfg)
+        self.assertEqual(res.status, 0, res.text[-2000:])
+        return records(res)[0]['machine']['tsc']
+
+    def test_pit_then_hpet_then_none(self) -> None:
+        pit = self.tsc('q35')
+        self.assertEqual(pit['source'], 'pit')
+        hpet = self.tsc('q35,pit=off')
+        self.assertEqual(hpet['source'], 'hpet')
+        # The same virtual TSC measured two ways, in two boots.
+        self.assertAlmostEqual(hpet['hz'] / pit['hz'], 1.0, delta=0.01)
+        none = self.tsc('q35,pit=off,hpet=off')
+        self.assertEqual((none['source'], none['hz']), ('none', 0))
+
+
 class Faults(unittest.TestCase):
     """Each injected fault gives a readable report naming the vector, a
     panic record, and a non-zero exit."""

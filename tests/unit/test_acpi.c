@@ -14,6 +14,7 @@
 #define ROOT_OFF	0x1000
 #define FACP_OFF	0x2000
 #define MCFG_OFF	0x3000
+#define HPET_OFF	0x4000
 
 static unsigned char mem[MEM_SIZE];
 static unsigned char rsdp[36];
@@ -77,14 +78,27 @@ static void make_mcfg(unsigned nent, const unsigned long long *base,
 	fix_sum(t, len, 9);
 }
 
-/* XSDT (or RSDT) listing FACP then MCFG, and a matching RSDP. */
+static void make_hpet(unsigned long long base, unsigned space)
+{
+	unsigned char *t = table(HPET_OFF, "HPET", 56);
+
+	put32(t + 36, 0x8086a201);	/* event timer block id */
+	t[40] = (unsigned char)space;
+	t[41] = 64;
+	put64(t + 44, base);
+	fix_sum(t, 56, 9);
+}
+
+/* XSDT (or RSDT) listing FACP, MCFG and HPET, and a matching RSDP. */
 static void make_root(int xsdt)
 {
-	unsigned esz = xsdt ? 8 : 4, len = 36 + 2 * esz;
+	unsigned esz = xsdt ? 8 : 4, len = 36 + 3 * esz;
 	unsigned char *t = table(ROOT_OFF, xsdt ? "XSDT" : "RSDT", len);
-	unsigned long long e[2] = { MEM_BASE + FACP_OFF, MEM_BASE + MCFG_OFF };
+	unsigned long long e[3] = { MEM_BASE + FACP_OFF, MEM_BASE + MCFG_OFF,
+				    MEM_BASE + HPET_OFF };
 
-	for (int i = 0; i < 2; i++) {
+	make_hpet(0xfed00000ULL, 0);
+	for (int i = 0; i < 3; i++) {
 		if (xsdt)
 			put64(t + 36 + 8 * i, e[i]);
 		else
@@ -118,7 +132,8 @@ static void test_acpi2_xsdt(void)
 	CHECK(info.present && info.xsdt);
 	CHECK_EQ_U64(info.revision, 2);
 	CHECK_STR(info.oem, "KFTEST");
-	CHECK_EQ_U64(info.ntables, 2);
+	CHECK_EQ_U64(info.ntables, 3);
+	CHECK_EQ_U64(info.hpet_base, 0xfed00000ULL);
 	CHECK(info.mcfg_found);
 	CHECK_EQ_U64(info.nmcfg, 1);
 	CHECK_EQ_U64(info.mcfg[0].base, 0xb0000000ULL);
@@ -221,6 +236,27 @@ static void test_bad_mcfg(void)
 	CHECK(strstr(info.problem, "MCFG entry skipped: base 0xc0080000") != NULL);
 }
 
+/* An HPET table in I/O space, misaligned, or short is not used. */
+static void test_hpet(void)
+{
+	make_root(1);
+	make_mcfg(1, q35_base, q35_bus);
+	make_hpet(0xfed00000ULL, 1);
+	CHECK(acpi_parse(rsdp, 36, map_mem, NULL, &info) == 0);
+	CHECK_EQ_U64(info.hpet_base, 0);
+	CHECK(strstr(info.problem, "HPET block unusable") != NULL);
+	CHECK_EQ_U64(info.nmcfg, 1);		/* the rest still counts */
+	make_hpet(0xfed00100ULL, 0);
+	CHECK(acpi_parse(rsdp, 36, map_mem, NULL, &info) == 0);
+	CHECK_EQ_U64(info.hpet_base, 0);
+	make_hpet(0xfed00000ULL, 0);
+	put32(mem + HPET_OFF + 4, 40);		/* too short, checksum fixed */
+	fix_sum(mem + HPET_OFF, 40, 9);
+	CHECK(acpi_parse(rsdp, 36, map_mem, NULL, &info) == 0);
+	CHECK_EQ_U64(info.hpet_base, 0);
+	CHECK(strstr(info.problem, "HPET table too short") != NULL);
+}
+
 int main(void)
 {
 	test_acpi2_xsdt();
@@ -229,6 +265,7 @@ int main(void)
 	test_bad_rsdp();
 	test_bad_root();
 	test_bad_mcfg();
+	test_hpet();
 	CHECK(maps > 0);
 	return check_report("acpi");
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* TSC frequency: from CPUID when it says (cpu_tsc.c), else calibrated
- * against PIT channel 2 (tsc.c, kernel only). The TSC is a reference
+ * against PIT channel 2 (tsc.c) or the HPET (hpet.c), kernel only. The TSC is a reference
  * clock, not a core-cycle counter: core cycles come from the PMU. */
 #ifndef ASM_TSC_H
 #define ASM_TSC_H
@@ -12,8 +12,14 @@
  * best of three tries. Returns Hz, or 0 when the PIT does not count. */
 u64 tsc_calibrate_pit(u32 ms);
 
-/* Ensure ci->tsc_hz: keep the CPUID figure, else calibrate ("pit"), else
- * leave 0 with tsc_source "none". */
+/* Measure the TSC over ms milliseconds of the HPET whose registers are at
+ * physical address base (from ACPI); the median of three tries. Returns
+ * Hz, or 0 when no HPET answers there. */
+u64 tsc_calibrate_hpet(u64 base, u32 ms);
+
+/* Ensure ci->tsc_hz: keep the CPUID figure, else calibrate against the
+ * PIT ("pit"), else the HPET ("hpet"), else leave 0 with tsc_source
+ * "none". */
 void tsc_init(struct cpu_info *ci);
 
 #endif

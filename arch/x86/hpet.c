@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* TSC calibration against the HPET main counter, for machines whose 8254
+ * PIT is gone or gated off (newer boards may ship without one). The HPET
+ * is found through ACPI; its counter period is given in femtoseconds by
+ * the hardware itself, so no assumption about its rate is made. Kernel
+ * only: memory-mapped I/O. */
+#include <asm/tsc.h>
+#include <asm/x86.h>
+#include <kfront/arch.h>
+#include <kfront/compiler.h>
+
+#define HPET_GCAP_ID		0x000	/* capabilities: period in 63:32 */
+#define HPET_GCAP_COUNT64	(1ULL << 13)
+#define HPET_CONFIG		0x010
+#define HPET_CFG_ENABLE		0x1
+#define HPET_COUNTER		0x0f0
+#define HPET_MMIO_SIZE		0x400
+
+#define FS_PER_S		1000000000000000ULL
+#define HPET_MAX_PERIOD_FS	100000000ULL	/* the spec's 100 ns bound */
+#define CAL_TRIES		3
+#define CAL_TSC_LIMIT		(1ULL << 34)	/* a dead counter: give up */
+
+static volatile u8 *hpet;
+
+static u64 hpet_read64(u32 reg)
+{
+	return *(volatile u64 *)(hpet + reg);
+}
+
+static void hpet_write64(u32 reg, u64 v)
+{
+	*(volatile u64 *)(hpet + reg) = v;
+}
+
+/* The counter as an ever-growing value: a 32-bit counter wraps in about
+ * 5 minutes at 14.3 MHz, far longer than one measurement. */
+static u64 hpet_counter(bool is64)
+{
+	u64 v = hpet_read64(HPET_COUNTER);
+
+	return is64 ? v : (u32)v;
+}
+
+/* TSC ticks and HPET ticks over about `hpet_ticks` of the HPET. */
+static bool hpet_measure(u64 hpet_ticks, bool is64, u64 *tsc, u64 *ticks)
+{
+	u64 c0, c1, t0, t1;
+
+	c0 = hpet_counter(is64);
+	t0 = rdtsc();
+	do {
+		c1 = hpet_counter(is64);
+		t1 = rdtsc();
+		if (t1 - t0 > CAL_TSC_LIMIT)
+			return false;
+	} while (((c1 - c0) & (is64 ? ~0ULL : 0xffffffffULL)) < hpet_ticks);
+	*tsc = t1 - t0;
+	*ticks = (c1 - c0) & (is64 ? ~0ULL : 0xffffffffULL);
+	return true;
+}
+
+u64 tsc_calibrate_hpet(u64 base, u32 ms)
+{
+	u64 cap, period, hpet_hz, ticks_per_ms, hz[CAL_TRIES];
+	bool is64;
+	int n = 0;
+
+	if (!base || !ms)
+		return 0;
+	if (!hpet)
+		hpet = arch_ioremap(base, HPET_MMIO_SIZE);
+	if (!hpet)
+		return 0;
+	cap = hpet_read64(HPET_GCAP_ID);
+	period = cap >> 32;
+	if (!period || period > HPET_MAX_PERIOD_FS || cap == ~0ULL)
+		return 0;	/* no HPET answers there */
+	is64 = cap & HPET_GCAP_COUNT64;
+	/* The main counter only runs when enabled; the firmware may have
+	 * left it stopped. kfront uses no HPET interrupts, so enabling it
+	 * changes nothing else. */
+	if (!(hpet_read64(HPET_CONFIG) & HPET_CFG_ENABLE))
+		hpet_write64(HPET_CONFIG,
+			     hpet_read64(HPET_CONFIG) | HPET_CFG_ENABLE);
+	hpet_hz = FS_PER_S / period;
+	ticks_per_ms = hpet_hz / 1000;
+	for (int i = 0; i < CAL_TRIES; i++) {
+		u64 tsc, ticks;
+
+		if (!hpet_measure(ticks_per_ms * ms, is64, &tsc, &ticks) || !ticks)
+			continue;
+		/* hz = tsc * hpet_hz / ticks: tsc is at most ~1e9 over
+		 * tens of ms and hpet_hz at most 1e7-1e8, so 64 bits do. */
+		hz[n++] = tsc * hpet_hz / ticks;
+	}
+	if (!n)
+		return 0;
+	/* The median of what was measured: one long SMI or VM exit in a
+	 * try does not move it. */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && hz[j] < hz[j - 1]; j--) {
+			u64 t = hz[j];
+
+			hz[j] = hz[j - 1];
+			hz[j - 1] = t;
+		}
+	return hz[n / 2];
+}
