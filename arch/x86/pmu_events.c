@@ -21,13 +21,15 @@
  * Sandy Bridge and Ivy Bridge. Source: Intel perfmon event lists as
  * carried in Linux tools/perf/pmu-events/arch/x86/{sandybridge,ivybridge}/
  * (frontend.json, virtual-memory.json); Intel SDM vol. 3B ch. 20.
+ * Event 0x9c is limited to GP counters 0-3 even with Hyper-Threading off
+ * ("CounterHTOff": "0,1,2,3"), on these parts and Haswell/Broadwell.
  */
 static const struct pmu_event snb_events[] = {
 	EV(PMU_L1I_MISSES, 0x80, 0x02, 0, 0, "ICACHE.MISSES"),
 	EV(PMU_ITLB_MISSES, 0x85, 0x02, 0, 0, "ITLB_MISSES.WALK_COMPLETED"),
 	EV(PMU_UOPS_DSB, 0x79, 0x08, 0, 0, "IDQ.DSB_UOPS"),
 	EV(PMU_UOPS_MITE, 0x79, 0x04, 0, 0, "IDQ.MITE_UOPS"),
-	EV(PMU_FE_STALLS, 0x9c, 0x01, 4, 0,
+	EV(PMU_FE_STALLS, 0x9c, 0x01, 4, GP0_3,
 	   "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"),
 };
 
@@ -38,7 +40,7 @@ static const struct pmu_event hsw_events[] = {
 	EV(PMU_ITLB_MISSES, 0x85, 0x0e, 0, 0, "ITLB_MISSES.WALK_COMPLETED"),
 	EV(PMU_UOPS_DSB, 0x79, 0x08, 0, 0, "IDQ.DSB_UOPS"),
 	EV(PMU_UOPS_MITE, 0x79, 0x04, 0, 0, "IDQ.MITE_UOPS"),
-	EV(PMU_FE_STALLS, 0x9c, 0x01, 4, 0,
+	EV(PMU_FE_STALLS, 0x9c, 0x01, 4, GP0_3,
 	   "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"),
 };
 
@@ -118,8 +120,8 @@ static const struct pmu_event zen3_events[] = {
 	EV(PMU_FE_STALLS, 0xa9, 0x00, 0, 0, "de_dis_uop_queue_empty_di0"),
 };
 
-/* AMD Zen 4 (family 19h). Source: Linux .../amdzen4/other.json and
- * cache.json. Front-end stalls: de_no_dispatch_per_slot.
+/* AMD Zen 4 (family 19h). Source: Linux .../amdzen4/other.json,
+ * cache.json, memory.json (0x85) and pipeline.json (the cmask-6 use). Front-end stalls: de_no_dispatch_per_slot.
  * no_ops_from_frontend (0x1a0/0x01) with CounterMask 6 = cycles in which
  * all six dispatch slots went empty for want of ops, as perf's
  * frontend_bound_latency metric uses it. Ops from the loop buffer (0xaa
