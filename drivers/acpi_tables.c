@@ -45,12 +45,16 @@ static bool sum_ok(const u8 *p, u32 len)
 	return sum == 0;
 }
 
-static void problem(struct acpi_info *info, const char *fmt, const char *what,
-		    u64 val)
+/* Notes the first problem only: later ones are usually its echoes. */
+static void __printf(2, 3) problem(struct acpi_info *info, const char *fmt, ...)
 {
-	if (!info->problem[0])
-		snprintf(info->problem, sizeof(info->problem), fmt, what,
-			 (unsigned long long)val);
+	va_list ap;
+
+	if (info->problem[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(info->problem, sizeof(info->problem), fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -65,25 +69,29 @@ static const u8 *map_table(u64 pa, const char *sig, acpi_map_fn map,
 	const u8 *t;
 
 	if (!hdr) {
-		problem(info, "%s table at 0x%llx cannot be mapped", sig, pa);
+		problem(info, "%s table at 0x%llx cannot be mapped", sig,
+			(unsigned long long)pa);
 		return NULL;
 	}
 	if (memcmp(hdr, sig, 4)) {
-		problem(info, "expected %s at 0x%llx", sig, pa);
+		problem(info, "expected %s at 0x%llx", sig,
+			(unsigned long long)pa);
 		return NULL;
 	}
 	*len = get32(hdr + 4);
 	if (*len < SDT_HEADER_LEN || *len > SDT_MAX_LEN) {
-		problem(info, "%s table has a bad length (%llu)", sig, *len);
+		problem(info, "%s table has a bad length (%u)", sig, *len);
 		return NULL;
 	}
 	t = map(pa, *len, ctx);
 	if (!t) {
-		problem(info, "%s table at 0x%llx cannot be mapped", sig, pa);
+		problem(info, "%s table at 0x%llx cannot be mapped", sig,
+			(unsigned long long)pa);
 		return NULL;
 	}
 	if (!sum_ok(t, *len)) {
-		problem(info, "%s table checksum is wrong (at 0x%llx)", sig, pa);
+		problem(info, "%s table checksum is wrong (at 0x%llx)", sig,
+			(unsigned long long)pa);
 		return NULL;
 	}
 	return t;
@@ -104,12 +112,12 @@ static void parse_mcfg(const u8 *t, u32 len, struct acpi_info *info)
 		/* Each bus's 1 MiB lies at base + bus << 20: the base must be
 		 * 1 MiB-aligned and the range must make sense. */
 		if (!a.base || (a.base & 0xfffff) || a.bus_start > a.bus_end) {
-			problem(info, "%s entry skipped: base 0x%llx", "MCFG",
-				a.base);
+			problem(info, "MCFG entry skipped: base 0x%llx",
+				(unsigned long long)a.base);
 			continue;
 		}
 		if (info->nmcfg == ACPI_MCFG_MAX) {
-			problem(info, "%s: more than %llu segment groups", "MCFG",
+			problem(info, "MCFG: more than %d segment groups",
 				ACPI_MCFG_MAX);
 			break;
 		}
@@ -122,13 +130,14 @@ static void parse_hpet(const u8 *t, u32 len, struct acpi_info *info)
 	u64 base;
 
 	if (len < HPET_LEN) {
-		problem(info, "%s table too short (%llu bytes)", "HPET", len);
+		problem(info, "HPET table too short (%u bytes)", len);
 		return;
 	}
 	base = get64(t + HPET_GAS_ADDR);
 	/* The registers are memory-mapped, 1 KiB, aligned to it. */
 	if (t[HPET_GAS_SPACE] != GAS_SYSTEM_MEMORY || !base || (base & 0x3ff)) {
-		problem(info, "%s block unusable: address 0x%llx", "HPET", base);
+		problem(info, "HPET block unusable: address 0x%llx",
+			(unsigned long long)base);
 		return;
 	}
 	info->hpet_base = base;
@@ -143,11 +152,11 @@ int acpi_parse(const u8 *rsdp, u32 rsdp_len, acpi_map_fn map, void *ctx,
 
 	memset(info, 0, sizeof(*info));
 	if (!rsdp || rsdp_len < RSDP_V1_LEN) {
-		problem(info, "%s", "no RSDP from the boot loader", 0);
+		problem(info, "no RSDP from the boot loader");
 		return -ENOENT;
 	}
 	if (memcmp(rsdp, "RSD PTR ", 8) || !sum_ok(rsdp, RSDP_V1_LEN)) {
-		problem(info, "%s", "the RSDP's signature or checksum is wrong", 0);
+		problem(info, "the RSDP's signature or checksum is wrong");
 		return -EINVAL;
 	}
 	info->revision = rsdp[15];

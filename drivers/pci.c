@@ -61,6 +61,12 @@ static u32 pci_address(const struct pci_dev *pdev, u16 off)
 	       (u32)pdev->slot << 11 | (u32)pdev->func << 8 | (off & 0xfc);
 }
 
+static u32 pci_cf8_read32(const struct pci_dev *pdev, u16 off)
+{
+	outl(PCI_CONFIG_ADDRESS, pci_address(pdev, off));
+	return inl(PCI_CONFIG_DATA);
+}
+
 u32 pci_read32(const struct pci_dev *pdev, u16 off)
 {
 	off &= (u16)~3;
@@ -68,8 +74,7 @@ u32 pci_read32(const struct pci_dev *pdev, u16 off)
 		return 0xffffffffu;
 	if (ecam)
 		return *(volatile u32 *)ecam_addr(pdev, off);
-	outl(PCI_CONFIG_ADDRESS, pci_address(pdev, off));
-	return inl(PCI_CONFIG_DATA);
+	return pci_cf8_read32(pdev, off);
 }
 
 u16 pci_read16(const struct pci_dev *pdev, u16 off)
@@ -271,10 +276,14 @@ static int pci_ecam_map(char *err, size_t errlen)
 		}
 	}
 	if (!a) {
+		const char *why = "MCFG has none";
+
+		if (!ai->present)
+			why = ai->problem[0] ? ai->problem : "no ACPI tables";
+		else if (!ai->mcfg_found)
+			why = "no MCFG table";
 		snprintf(err, errlen, "no ACPI MCFG entry for PCI segment 0 (%s)",
-			 ai->present ? (ai->mcfg_found ? "MCFG has none" :
-					"no MCFG table") :
-			 ai->problem[0] ? ai->problem : "no ACPI tables");
+			 why);
 		return -ENODEV;
 	}
 	size = (u64)(a->bus_end - a->bus_start + 1) << 20;
@@ -301,15 +310,12 @@ static int pci_ecam_map(char *err, size_t errlen)
 static bool pci_ecam_agrees(void)
 {
 	struct pci_dev host = { 0 };
-	volatile u8 *saved = ecam;
 	u32 via_ecam, via_ports;
 
 	if (ecam_bus_start != 0)
 		return true;	/* nothing to compare on bus 0 */
 	via_ecam = pci_read32(&host, PCI_VENDOR_ID);
-	ecam = NULL;
-	via_ports = pci_read32(&host, PCI_VENDOR_ID);
-	ecam = saved;
+	via_ports = pci_cf8_read32(&host, PCI_VENDOR_ID);
 	if (via_ecam == via_ports)
 		return true;
 	printk("pci: ECAM reads %08x for 00:00.0, the ports %08x: using the ports\n",

@@ -8,6 +8,7 @@
 #include <asm/x86.h>
 #include <kfront/arch.h>
 #include <kfront/compiler.h>
+#include <kfront/stats.h>
 
 #define HPET_GCAP_ID		0x000	/* capabilities: period in 63:32 */
 #define HPET_GCAP_COUNT64	(1ULL << 13)
@@ -33,37 +34,28 @@ static void hpet_write64(u32 reg, u64 v)
 	*(volatile u64 *)(hpet + reg) = v;
 }
 
-/* The counter as an ever-growing value: a 32-bit counter wraps in about
- * 5 minutes at 14.3 MHz, far longer than one measurement. */
-static u64 hpet_counter(bool is64)
+/* TSC ticks and HPET ticks over about `hpet_ticks` of the HPET. A 32-bit
+ * counter (mask) wraps in about 5 minutes at 14.3 MHz: the masked
+ * difference stays right across one wrap. */
+static bool hpet_measure(u64 hpet_ticks, u64 mask, u64 *tsc, u64 *ticks)
 {
-	u64 v = hpet_read64(HPET_COUNTER);
+	u64 c0, t0, t1;
 
-	return is64 ? v : (u32)v;
-}
-
-/* TSC ticks and HPET ticks over about `hpet_ticks` of the HPET. */
-static bool hpet_measure(u64 hpet_ticks, bool is64, u64 *tsc, u64 *ticks)
-{
-	u64 c0, c1, t0, t1;
-
-	c0 = hpet_counter(is64);
+	c0 = hpet_read64(HPET_COUNTER);
 	t0 = rdtsc();
 	do {
-		c1 = hpet_counter(is64);
+		*ticks = (hpet_read64(HPET_COUNTER) - c0) & mask;
 		t1 = rdtsc();
 		if (t1 - t0 > CAL_TSC_LIMIT)
 			return false;
-	} while (((c1 - c0) & (is64 ? ~0ULL : 0xffffffffULL)) < hpet_ticks);
+	} while (*ticks < hpet_ticks);
 	*tsc = t1 - t0;
-	*ticks = (c1 - c0) & (is64 ? ~0ULL : 0xffffffffULL);
 	return true;
 }
 
 u64 tsc_calibrate_hpet(u64 base, u32 ms)
 {
-	u64 cap, period, hpet_hz, ticks_per_ms, hz[CAL_TRIES];
-	bool is64;
+	u64 cap, period, hpet_hz, ticks_per_ms, mask, hz[CAL_TRIES];
 	int n = 0;
 
 	if (!base || !ms)
@@ -76,7 +68,7 @@ u64 tsc_calibrate_hpet(u64 base, u32 ms)
 	period = cap >> 32;
 	if (!period || period > HPET_MAX_PERIOD_FS || cap == ~0ULL)
 		return 0;	/* no HPET answers there */
-	is64 = cap & HPET_GCAP_COUNT64;
+	mask = (cap & HPET_GCAP_COUNT64) ? ~0ULL : 0xffffffffULL;
 	/* The main counter only runs when enabled; the firmware may have
 	 * left it stopped. kfront uses no HPET interrupts, so enabling it
 	 * changes nothing else. */
@@ -88,7 +80,7 @@ u64 tsc_calibrate_hpet(u64 base, u32 ms)
 	for (int i = 0; i < CAL_TRIES; i++) {
 		u64 tsc, ticks;
 
-		if (!hpet_measure(ticks_per_ms * ms, is64, &tsc, &ticks) || !ticks)
+		if (!hpet_measure(ticks_per_ms * ms, mask, &tsc, &ticks) || !ticks)
 			continue;
 		/* hz = tsc * hpet_hz / ticks: tsc is at most ~1e9 over
 		 * tens of ms and hpet_hz at most 1e7-1e8, so 64 bits do. */
@@ -98,12 +90,6 @@ u64 tsc_calibrate_hpet(u64 base, u32 ms)
 		return 0;
 	/* The median of what was measured: one long SMI or VM exit in a
 	 * try does not move it. */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && hz[j] < hz[j - 1]; j--) {
-			u64 t = hz[j];
-
-			hz[j] = hz[j - 1];
-			hz[j - 1] = t;
-		}
+	sort_u64(hz, (u64)n);
 	return hz[n / 2];
 }

@@ -121,7 +121,8 @@ static const struct pmu_event zen3_events[] = {
 };
 
 /* AMD Zen 4 (family 19h). Source: Linux .../amdzen4/other.json,
- * cache.json, memory.json (0x85) and pipeline.json (the cmask-6 use). Front-end stalls: de_no_dispatch_per_slot.
+ * cache.json, memory.json (0x85) and pipeline.json (the cmask-6 use).
+ * Front-end stalls: de_no_dispatch_per_slot.
  * no_ops_from_frontend (0x1a0/0x01) with CounterMask 6 = cycles in which
  * all six dispatch slots went empty for want of ops, as perf's
  * frontend_bound_latency metric uses it. Ops from the loop buffer (0xaa

@@ -72,18 +72,17 @@ u64 tsc_calibrate_pit(u32 ms)
 
 void tsc_init(struct cpu_info *ci)
 {
+	const char *source = "pit";
 	u64 hz;
 
 	if (ci->tsc_hz || !cpu_has(ci, X86_FEATURE_TSC))
 		return;
 	hz = tsc_calibrate_pit(30);
-	ci->tsc_source = "pit";
 	if (!hz) {
 		/* No PIT counting (gone, gated, or QEMU's pit=off). */
 		hz = tsc_calibrate_hpet(acpi_get()->hpet_base, 30);
-		ci->tsc_source = "hpet";
+		source = "hpet";
 	}
 	ci->tsc_hz = hz;
-	if (!hz)
-		ci->tsc_source = "none";
+	ci->tsc_source = hz ? source : "none";
 }

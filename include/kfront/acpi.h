@@ -42,8 +42,8 @@ struct acpi_info {
  * pieces of a buffer. */
 typedef const void *(*acpi_map_fn)(u64 pa, u32 len, void *ctx);
 
-/* Validates the RSDP copy and walks its root table for MCFG and HPET, checking
- * every signature, length and checksum. Returns 0 with info filled, or
+/* Validates the RSDP copy and walks its root table for MCFG and HPET,
+ * checking every signature, length and checksum. Returns 0 with info filled, or
  * -ENOENT / -EINVAL with info->problem saying why (nothing is trusted
  * past the first bad table; a bad MCFG only loses the MCFG). */
 int acpi_parse(const u8 *rsdp, u32 rsdp_len, acpi_map_fn map, void *ctx,

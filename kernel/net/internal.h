@@ -164,6 +164,8 @@ void tcp_init_sock(struct tcp_sock *tp);
 #define TCP_OFO_FIN	2
 int tcp_ofo_queue(struct sock *sk, struct sk_buff *skb);
 int tcp_ofo_drain(struct sock *sk);
+/* In-order payload onto the receive queue; a drop reason if it is full. */
+int tcp_queue_rcv(struct sock *sk, struct sk_buff *skb);
 
 /* Bytes of the last advertised window still open past rcv_nxt. */
 static inline u32 tcp_receive_window(const struct tcp_sock *tp)

@@ -289,7 +289,7 @@ static void tcp_fin(struct sock *sk)
 	sk_wake_data(sk);	/* EOF is readable */
 }
 
-static int tcp_queue_rcv(struct sock *sk, struct sk_buff *skb)
+int tcp_queue_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 

@@ -99,6 +99,8 @@ int tcp_ofo_drain(struct sock *sk)
 
 	while ((skb = skb_peek(q)) && !after(TCP_SKB_CB(skb)->seq, tp->rcv_nxt)) {
 		struct tcp_skb_cb *cb = TCP_SKB_CB(skb);
+		bool fin = cb->tcp_flags & TCPHDR_FIN;
+		int reason;
 
 		__skb_unlink(skb, q);
 		if (!after(cb->end_seq, tp->rcv_nxt)) {
@@ -106,18 +108,17 @@ int tcp_ofo_drain(struct sock *sk)
 			continue;
 		}
 		tcp_ofo_trim_front(skb, tp->rcv_nxt);
-		if (cb->tcp_flags & TCPHDR_FIN)
-			ret |= TCP_OFO_FIN;
-		if (skb->len) {
-			/* In the window when it came, so in the buffer now. */
-			__skb_queue_tail(&sk->receive_queue, skb);
-			tp->rcv_nxt += skb->len;
-			tp->bytes_received += skb->len;
-			ret |= TCP_OFO_MOVED;
+		if (!skb->len) {
+			consume_skb(skb);	/* only the FIN is left */
+		} else if ((reason = tcp_queue_rcv(sk, skb))) {
+			/* Not acknowledged yet: the sender will resend it. */
+			kfree_skb_reason(skb, reason);
+			break;
 		} else {
-			consume_skb(skb);
+			ret |= TCP_OFO_MOVED;
 		}
-		if (ret & TCP_OFO_FIN) {
+		if (fin) {
+			ret |= TCP_OFO_FIN;
 			skb_queue_purge(q);	/* nothing follows a FIN */
 			break;
 		}

@@ -12,8 +12,8 @@ import unittest
 from pathlib import Path
 
 from kfront import build, cli, paths, qemu
-from kfront.records import Record, parse_line
 from kfront.wirepeer import WirePeer
+from tests.boot.test_boot import records as all_records
 
 BOOT_TIMEOUT = 240.0
 STREAM_SEND = 16384             # bench/net_wire_stream.c WIRE_STREAM_SEND
@@ -33,12 +33,7 @@ def boot(nic: str | None, *args: str) -> qemu.BootResult:
 
 
 def records(res: qemu.BootResult, kind: str) -> list[dict]:
-    out = []
-    for line in res.text.splitlines():
-        rec = parse_line(line)
-        if isinstance(rec, Record) and rec.payload.get('t') == kind:
-            out.append(rec.payload)
-    return out
+    return [r for r in all_records(res) if r.get('t') == kind]
 
 
 class WireBench:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* TSC frequency: from CPUID when it says (cpu_tsc.c), else calibrated
- * against PIT channel 2 (tsc.c) or the HPET (hpet.c), kernel only. The TSC is a reference
- * clock, not a core-cycle counter: core cycles come from the PMU. */
+ * against PIT channel 2 (tsc.c) or the HPET (hpet.c), kernel only. The
+ * TSC is a reference clock, not a core-cycle counter: core cycles come
+ * from the PMU. */
 #ifndef ASM_TSC_H
 #define ASM_TSC_H
 
