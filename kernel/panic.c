@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* panic() and the panic report: text a person can read on the console,
- * plus a #KF1 panic record so collectors see it too. */
+ * plus a panic record so collectors see it too. */
 #include <kfront/exit.h>
 #include <kfront/ksyms.h>
 #include <kfront/panic.h>

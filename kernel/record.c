@@ -183,13 +183,21 @@ void rec_arr_str(struct record *r, const char *val)
 	rec_str(r, NULL, val);
 }
 
+/*
+ * Format version 2: the CRC covers the sequence number's decimal text, one
+ * space and the payload, so a damaged sequence number fails the check too.
+ */
 int rec_format_line(char *line, size_t len, u64 seq, const char *payload,
 		    size_t plen)
 {
-	u32 crc = crc32_update(0, payload, plen);
+	char seqtext[24];
+	int sn = snprintf(seqtext, sizeof(seqtext), "%llu ",
+			  (unsigned long long)seq);
+	u32 crc = crc32_update(0, seqtext, (size_t)sn);
 
-	return snprintf(line, len, "#KF1 %llu %08x %.*s\r\n",
-			(unsigned long long)seq, crc, (int)plen, payload);
+	crc = crc32_update(crc, payload, plen);
+	return snprintf(line, len, "#KF2 %s%08x %.*s\r\n", seqtext, crc,
+			(int)plen, payload);
 }
 
 u64 rec_emit(struct record *r)

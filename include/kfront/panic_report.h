@@ -14,7 +14,7 @@ struct panic_report {
 	char msg[160];
 };
 
-/* Print the report as text and as a #KF1 panic record. Never returns to
+/* Print the report as text and as a panic record. Never returns to
  * an interrupted benchmark: the caller exits. */
 void panic_report_emit(const struct panic_report *r);
 /* Arch hook: print the general registers of a frame. */

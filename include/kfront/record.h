@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Result records on serial (docs/record-format.md): one line each,
- * "#KF1 <seq> <crc32> <json>", built with a small JSON writer. */
+ * "#KF2 <seq> <crc32> <json>" (docs/record-format.md), built with a small JSON writer. */
 #ifndef KFRONT_RECORD_H
 #define KFRONT_RECORD_H
 

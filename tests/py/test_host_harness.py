@@ -37,7 +37,7 @@ def kfront_host(argv: list[str]) -> tuple[int, str, str]:
 def records(exe: Path, args: list[str]) -> tuple[int, list[dict[str, Any]]]:
     res = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=60)
     recs = [json.loads(line.split(' ', 3)[3]) for line in res.stdout.splitlines()
-            if line.startswith('#KF1 ')]
+            if line.startswith('#KF2 ')]
     return res.returncode, recs
 
 

@@ -3,6 +3,7 @@
 missing sequence numbers, duplicates, garbage, boots and odd bytes."""
 
 import json
+import time
 import unittest
 import zlib
 
@@ -68,7 +69,7 @@ class TestParseLine(unittest.TestCase):
                          .kind, "malformed")
         self.assertEqual(records.parse_line("#KF1 1 XYZ {}").kind,
                          "malformed")
-        self.assertEqual(records.parse_line("#KF2 1 00000000 {}").kind,
+        self.assertEqual(records.parse_line("#KF3 1 00000000 {}").kind,
                          "malformed")
         self.assertEqual(records.parse_line(make_line(1, "[1,2]")).kind,
                          "malformed")
@@ -206,9 +207,43 @@ class TestStream(unittest.TestCase):
     def test_make_line_matches_format(self) -> None:
         line = make_line(9, {"t": "x"})
         prefix, seq, crc, payload = line.split(" ", 3)
-        self.assertEqual((prefix, seq), ("#KF1", "9"))
-        self.assertEqual(int(crc, 16), zlib.crc32(payload.encode()))
+        self.assertEqual((prefix, seq), ("#KF2", "9"))
+        self.assertEqual(int(crc, 16), zlib.crc32(f"9 {payload}".encode()))
         self.assertEqual(json.loads(payload), {"t": "x"})
+
+    def test_version_1_lines_still_read(self) -> None:
+        line = make_line(9, {"t": "x"}, version=1)
+        prefix, _, crc, payload = line.split(" ", 3)
+        self.assertEqual(prefix, "#KF1")
+        self.assertEqual(int(crc, 16), zlib.crc32(payload.encode()))
+        rec = records.parse_line(line)
+        self.assertIsInstance(rec, Record)
+        self.assertEqual((rec.seq, rec.payload), (9, {"t": "x"}))
+
+    def test_damaged_sequence_number_fails_the_crc(self) -> None:
+        # Version 2 covers the sequence number: a flipped digit is caught.
+        line = make_line(7, res())
+        bad = records.parse_line(line.replace(" 7 ", " 70000000000 ", 1))
+        self.assertIsInstance(bad, BadLine)
+        self.assertEqual(bad.kind, "bad_crc")
+
+    def test_wild_sequence_number_is_cheap(self) -> None:
+        # A version 1 log (CRC over the payload only) with one sequence
+        # number damaged to 20 digits: the gap check must not walk up to it.
+        lines = [make_line(i, p, version=1) for i, p in
+                 enumerate([begin(), res(), res("Os"), end(3)])]
+        lines[2] = lines[2].replace(" 2 ", " 99999999999999999999 ", 1)
+        start = time.monotonic()
+        r = parse_lines(lines)
+        self.assertLess(time.monotonic() - start, 2.0)
+        gaps = [p for p in r.problems if p.kind == "gap"]
+        # Version 1 cannot tell the damage from a real number: seq 2 is
+        # missing, and the numbers up to the wild one form one range.
+        self.assertEqual([p.message.split(" missing")[0] for p in gaps],
+                         ["record seq 2",
+                          "record seqs 4..99999999999999999998"])
+        self.assertEqual(len(r.runs), 1)
+        self.assertFalse(r.runs[0].complete)
 
 
 if __name__ == "__main__":

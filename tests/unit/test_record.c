@@ -28,11 +28,13 @@ static void test_line_format(void)
 	CHECK_EQ_U64(crc32_update(0, "123456789", 9), 0xcbf43926);
 	CHECK_EQ_U64(crc32_update(crc32_update(0, "1234", 4), "56789", 5),
 		     0xcbf43926);
+	/* Version 2: the CRC covers "7 123456789" (zlib.crc32 gives this). */
 	rec_format_line(line, sizeof(line), 7, "123456789", 9);
-	CHECK_STR(line, "#KF1 7 cbf43926 123456789\r\n");
+	CHECK_STR(line, "#KF2 7 0876c12b 123456789\r\n");
 	rec_format_line(line, sizeof(line), 8, payload, strlen(payload));
-	snprintf(expect, sizeof(expect), "#KF1 8 %08x %s\r\n",
-		 crc32_update(0, payload, strlen(payload)), payload);
+	snprintf(expect, sizeof(expect), "#KF2 8 %08x %s\r\n",
+		 crc32_update(crc32_update(0, "8 ", 2), payload,
+			      strlen(payload)), payload);
 	CHECK_STR(line, expect);
 }
 
@@ -59,7 +61,7 @@ static void test_nested_and_escaped(void)
 	rec_emit(&rec);
 	p = strchr(captured, '{');
 	CHECK(p != NULL);
-	CHECK(strncmp(captured, "#KF1 0 ", 7) == 0);
+	CHECK(strncmp(captured, "#KF2 0 ", 7) == 0);
 	CHECK_STR(p, "{\"t\":\"result\",\"bench\":\"net.\\\"tcp\\\"\\\\rr\\u000a\","
 		  "\"counters\":{\"tsc\":{\"median\":18446744073709551615}},"
 		  "\"samples\":[1,2],\"ok\":true,\"neg\":-5,\"open\":[\"x\"]}\r\n");
@@ -76,7 +78,7 @@ static void test_oversize_becomes_error(void)
 	rec_emit(&rec);
 	CHECK(strstr(captured, "\"t\":\"error\"") != NULL);
 	CHECK(strstr(captured, "record too long") != NULL);
-	CHECK(strncmp(captured, "#KF1 1 ", 7) == 0);
+	CHECK(strncmp(captured, "#KF2 1 ", 7) == 0);
 }
 
 int main(void)

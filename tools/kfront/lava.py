@@ -45,7 +45,7 @@ MONITOR_END = r'kfront: exit status [0-9]+'
 # result record, group 3 for a panic; the conditionals pick each type's
 # shape, because Python's re refuses a group name used twice.
 MONITOR_PATTERN = (
-    r'#KF1 [0-9]+ [0-9a-f]{8} \{"t":"(?P<result>(result)|error|timeout|(panic))",'
+    r'#KF[12] [0-9]+ [0-9a-f]{8} \{"t":"(?P<result>(result)|error|timeout|(panic))",'
     r'"(?(3)vector":-?[0-9]+,"name":"|bench":")'
     r'(?P<test_case_id>'
     # panic: its name up to the last word character ("page fault (#PF").

@@ -1,9 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Serial record parser: lines of a console log -> runs of checked records.
 
-The format is specified in docs/record-format.md (version 1):
+The format is specified in docs/record-format.md (version 2; version 1
+logs are still read):
 
-    #KF1 <seq> <crc32 as 8 lowercase hex> <JSON payload>\\r\\n
+    #KF2 <seq> <crc32 as 8 lowercase hex> <JSON payload>\\r\\n
+
+In version 2 the CRC covers the sequence number's text, one space and the
+payload; in version 1 it covers the payload only, so a damaged sequence
+number went unnoticed there.
 
 `parse_line` classifies a single line; `LogParser` consumes a stream of lines
 (incrementally, so a live serial port can stop at the suite-end record) and
@@ -34,14 +39,17 @@ of a run that never ended is the crash output, not garbage.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-PREFIX = b"#KF1"
-FORMAT_VERSION = 1
+PREFIX = b"#KF2"
+FORMAT_VERSION = 2
+# Record prefixes this parser reads, and what each one's CRC covers.
+PREFIXES = (b"#KF2", b"#KF1")
 MAX_PAYLOAD = 3800
 # Lines longer than this are never parsed as JSON (a runaway line on a
 # noisy link); they are reported and skipped.
@@ -154,11 +162,24 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def _find_prefix(data: bytes) -> int:
+    """Where a record starts inside a line of console text, or -1."""
+    hits = [p for p in (data.find(x + b" ") for x in PREFIXES) if p > 0]
+    return min(hits) if hits else -1
+
+
+def _line_crc(prefix: bytes, seq_text: bytes, payload: bytes) -> int:
+    """The CRC a record line must carry: version 2 covers the sequence
+    number too, version 1 the payload alone."""
+    covered = payload if prefix == b"#KF1" else seq_text + b" " + payload
+    return zlib.crc32(covered) & 0xFFFFFFFF
+
+
 def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
     """Classify one line of a console log (with or without its line end)."""
     data = _strip_eol(_to_bytes(raw))
     if not data.startswith(b"#KF"):
-        pos = data.find(PREFIX + b" ")
+        pos = _find_prefix(data)
         if pos > 0:
             after = parse_line(data[pos:], lineno)
             claimed = None if isinstance(after, TextLine) else after.seq
@@ -166,18 +187,19 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
                 else ""
             return BadLine("garbage", "console text collided with a record: "
                            f"'{_short(decode_text(data[:pos]), 40)}' before "
-                           f"#KF1{lost}", claimed)
+                           f"the record{lost}", claimed)
         return TextLine(decode_text(data))
     if len(data) > MAX_LINE:
         return BadLine("malformed", f"record line of {len(data)} bytes is "
                        f"longer than {MAX_LINE}", None)
-    if not data.startswith(PREFIX):
+    prefix = data[:4]
+    if prefix not in PREFIXES:
         version = _short(decode_text(data[3:4]), 4)
         return BadLine("malformed",
                        f"unsupported record format '#KF{version}'", None)
     fields = data.split(b" ", 3)
-    if fields[0] != PREFIX:
-        return BadLine("malformed", "no space after #KF1", None)
+    if fields[0] != prefix:
+        return BadLine("malformed", f"no space after {prefix.decode()}", None)
     seq: int | None = None
     if len(fields) >= 2 and _SEQ_RE.fullmatch(fields[1]):
         seq = int(fields[1])
@@ -192,13 +214,16 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
         return BadLine("malformed", "bad CRC field "
                        f"'{_short(decode_text(crc_text), 24)}'", seq)
     crc = int(crc_text, 16)
-    actual = zlib.crc32(payload) & 0xFFFFFFFF
+    actual = _line_crc(prefix, seq_text, payload)
     if actual != crc:
         if not payload.rstrip(b" ").endswith(b"}"):
             return BadLine("truncated", f"record seq {seq} cut short after "
                            f"{len(payload)} payload bytes (CRC mismatch)", seq)
+        # The claimed number may itself be the damaged part (version 2
+        # covers it): it only ever silences a gap report, never drives a
+        # loop, so a wild value costs nothing.
         return BadLine("bad_crc", f"record seq {seq}: CRC {crc:08x} "
-                       f"expected, payload has {actual:08x}", seq)
+                       f"expected, line has {actual:08x}", seq)
     try:
         obj = json.loads(payload.decode("ascii"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -241,7 +266,9 @@ class Run:
         suite_end received, and no error-level problem."""
         if self.begin is None or self.end is None:
             return False
-        if any(s not in self.by_seq for s in range(self.end.seq + 1)):
+        # Distinct non-negative numbers up to end.seq: all there iff counted.
+        if sum(1 for s in self.by_seq if s <= self.end.seq) \
+                != self.end.seq + 1:
             return False
         return not any(p.severity == "error" for p in self.problems)
 
@@ -459,29 +486,39 @@ class LogParser:
                      f"({where}): the box crashed, hung or was cut off", run)
 
     def _check_gaps(self, run: Run) -> None:
-        """Report sequence numbers that left no trace at all."""
+        """Report sequence numbers that left no trace at all.
+
+        The work is bounded by the number of records seen, never by a
+        sequence number read from the log: each hole between two known
+        numbers is one range, however wide."""
         if not run.by_seq:
             return
+        known = sorted(set(run.by_seq) | set(run.lost))
         start = 0 if run.begin is not None else min(run.by_seq)
-        missing = [s for s in range(start, run.highest + 1)
-                   if s not in run.by_seq and s not in run.lost]
-        for first, last in _ranges(missing):
-            later = [r.line for r in run.by_seq.values() if r.seq > last]
-            line = min(later) if later else run.last_line
-            what = (f"seq {first}" if first == last
-                    else f"seqs {first}..{last}")
-            self._report("gap", line, f"record {what} missing before this "
-                         "line (dropped lines)", run)
+        # First line of an accepted record with seq above each position.
+        by_seq = sorted(run.by_seq.values(), key=lambda r: r.seq)
+        first_line_after = [0] * len(by_seq)
+        low = run.last_line
+        for i in range(len(by_seq) - 1, -1, -1):
+            low = min(low, by_seq[i].line)
+            first_line_after[i] = low
+        seqs = [r.seq for r in by_seq]
+        prev = start - 1
+        for seq in known:
+            if seq > run.highest:
+                break
+            if seq > prev + 1:
+                self._report_gap(run, prev + 1, seq - 1, seqs,
+                                 first_line_after)
+            prev = max(prev, seq)
 
-
-def _ranges(values: list[int]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for v in values:
-        if out and out[-1][1] == v - 1:
-            out[-1] = (out[-1][0], v)
-        else:
-            out.append((v, v))
-    return out
+    def _report_gap(self, run: Run, first: int, last: int, seqs: list[int],
+                    first_line_after: list[int]) -> None:
+        i = bisect.bisect_right(seqs, last)
+        line = first_line_after[i] if i < len(seqs) else run.last_line
+        what = f"seq {first}" if first == last else f"seqs {first}..{last}"
+        self._report("gap", line, f"record {what} missing before this line "
+                     "(dropped lines)", run)
 
 
 def parse_lines(lines: Iterable[bytes | str]) -> ParseResult:
@@ -492,9 +529,14 @@ def parse_lines(lines: Iterable[bytes | str]) -> ParseResult:
     return parser.finish()
 
 
-def make_line(seq: int, payload: dict[str, Any] | str) -> str:
-    """Format one record line (used by tests, fixtures and the host harness)."""
+def make_line(seq: int, payload: dict[str, Any] | str,
+              version: int = FORMAT_VERSION) -> str:
+    """Format one record line (used by tests, fixtures and the host harness);
+    `version=1` writes the old format, for tests of old logs."""
     text = payload if isinstance(payload, str) else json.dumps(
         payload, separators=(",", ":"), ensure_ascii=True)
-    crc = zlib.crc32(text.encode("ascii")) & 0xFFFFFFFF
-    return f"#KF1 {seq} {crc:08x} {text}"
+    prefix = f"#KF{version}".encode()
+    if prefix not in PREFIXES:
+        raise ValueError(f"no record format version {version}")
+    crc = _line_crc(prefix, str(seq).encode(), text.encode("ascii"))
+    return f"{prefix.decode()} {seq} {crc:08x} {text}"
