@@ -50,8 +50,14 @@ static const struct uarch_range uarch_ranges[] = {
 	INTEL(0xbf, UARCH_ALDERLAKE),		/* Raptor Lake -S */
 	INTEL(0x8f, UARCH_SAPPHIRERAPIDS),
 	INTEL(0xcf, UARCH_SAPPHIRERAPIDS),	/* Emerald Rapids */
+	/* Family 17h as Linux's arch/x86/kernel/cpu/amd.c splits it: models
+	 * 50h-5fh are Zen (1) parts, not Zen 2. */
 	AMD(0x17, 0x00, 0x2f, UARCH_ZEN),	/* Zen, Zen+ */
-	AMD(0x17, 0x30, 0xaf, UARCH_ZEN2),	/* Rome .. Mendocino */
+	AMD(0x17, 0x30, 0x4f, UARCH_ZEN2),	/* Rome, Castle Peak */
+	AMD(0x17, 0x50, 0x5f, UARCH_ZEN),	/* Zen (1) models 50h-5fh */
+	AMD(0x17, 0x60, 0x7f, UARCH_ZEN2),	/* Renoir, Lucienne, Matisse */
+	AMD(0x17, 0x90, 0x91, UARCH_ZEN2),	/* Van Gogh */
+	AMD(0x17, 0xa0, 0xaf, UARCH_ZEN2),	/* Mendocino */
 	AMD(0x19, 0x00, 0x0f, UARCH_ZEN3),	/* Milan */
 	AMD(0x19, 0x10, 0x1f, UARCH_ZEN4),	/* Genoa */
 	AMD(0x19, 0x20, 0x5f, UARCH_ZEN3),	/* Vermeer .. Cezanne */

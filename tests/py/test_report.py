@@ -104,6 +104,31 @@ class TestTerminal(unittest.TestCase):
         self.assertIn("MISMATCH", plain)
         self.assertNotIn("\x1b[", report.terminal_table(build("clean"), True))
 
+    def test_tsc_not_invariant_is_said(self) -> None:
+        r = build("clean")
+        for invariant in (True, False):
+            r["machine"]["tsc"] = dict(r["machine"].get("tsc") or {},
+                                       invariant=invariant)
+            table = report.terminal_table(r, color=False)
+            self.assertEqual("not invariant: its rate may follow" in table,
+                             not invariant)
+
+    def test_significance_is_holm_corrected_and_unbounded_shown(self) -> None:
+        ratio = {"value": 1.5, "lo": 1.2, "hi": 1.9, "confidence": 0.95,
+                 "excludes_one": True, "p": 0.01, "p_holm": 0.2,
+                 "significant": False}
+        self.assertNotIn("*", report.ratio_text(ratio, False).text)
+        self.assertIn("*", report.ratio_text(dict(ratio, significant=True),
+                                             False).text)
+        # Results from before the correction: the uncorrected mark.
+        old = {k: v for k, v in ratio.items()
+               if k not in ("p", "p_holm", "significant")}
+        self.assertIn("*", report.ratio_text(old, False).text)
+        unb = dict(ratio, hi=None, unbounded=True)
+        self.assertIn("unbounded)", report.ratio_text(unb, False).text)
+        table = report.terminal_table(build("clean"), color=False)
+        self.assertIn("Holm", table)
+
     def test_digits_supported(self) -> None:
         table = report.terminal_table(build("clean"), color=False)
         # No per-op value is printed with more than 3 decimals at 1000 iters

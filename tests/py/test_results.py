@@ -57,6 +57,35 @@ class TestBuild(unittest.TestCase):
         empty = by[("calib.empty", "Os")]["counters"]["tsc"]["ratio"]
         self.assertFalse(empty["excludes_one"])
 
+    def test_holm_and_autocorrelation_fields(self) -> None:
+        r = build("clean")
+        ratios = [c["ratio"] for e in r["results"]
+                  for c in e["counters"].values() if c["ratio"]]
+        self.assertTrue(ratios)
+        for ratio in ratios:
+            self.assertGreaterEqual(ratio["p_holm"], ratio["p"])
+            self.assertEqual(ratio["significant"], ratio["excludes_one"]
+                             and ratio["p_holm"] < 0.05)
+            self.assertEqual(ratio["effective"], ratio["resamples"])
+        memcpy = [e for e in r["results"] if e["bench"] == "calib.memcpy20"
+                  and e["variant"] == "Os"][0]["counters"]["tsc"]
+        self.assertTrue(memcpy["ratio"]["significant"])
+        self.assertIn("lag1", memcpy["per_op"])
+        self.assertIsInstance(memcpy["per_op"]["autocorrelated"], bool)
+
+    def test_series_that_carries_state_is_flagged(self) -> None:
+        payloads = [
+            {"t": "suite_begin", "machine": {}},
+            {"t": "result", "bench": "b", "variant": "O2", "iters": 1,
+             "samples": {"tsc": list(range(100, 130))}, "digest": "x"},
+            {"t": "suite_end", "records": 2, "status": 0}]
+        run = parse_lines([make_line(i, p) for i, p in
+                           enumerate(payloads)]).runs[0]
+        po = results.build_results(run, {})["results"][0]["counters"]["tsc"][
+            "per_op"]
+        self.assertGreater(po["lag1"], 0.8)
+        self.assertTrue(po["autocorrelated"])
+
     def test_deterministic(self) -> None:
         self.assertEqual(build("clean"), build("clean"))
 
@@ -137,12 +166,14 @@ class TestBuild(unittest.TestCase):
         even = {"tsc": [1, 10, 20, 30]}
         ok = {"median": 10, "min": 1, "max": 30, "mad": 5, "n": 4}
         self.assertEqual(problems(even, ok)["problems"], [])
-        self.assertEqual(problems(even, dict(ok, median=15))["problems"], [])
-        bad = problems(even, dict(ok, median=25))
-        self.assertEqual([p["kind"] for p in bad["problems"]],
-                         ["stats_mismatch"])
+        # One definition everywhere: the lower middle value, so a midpoint
+        # from the kernel would be a mismatch.
+        for wrong in (15, 25):
+            bad = problems(even, dict(ok, median=wrong))
+            self.assertEqual([p["kind"] for p in bad["problems"]],
+                             ["stats_mismatch"])
         self.assertEqual(bad["results"][0]["counters"]["tsc"]["per_run"]
-                         ["median"], 15)   # host value from the samples
+                         ["median"], 10)   # host value from the samples
         # Without samples the kernel's statistics are used, without an
         # interval.
         only = problems({}, ok)["results"][0]["counters"]["tsc"]

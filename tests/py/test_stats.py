@@ -12,7 +12,8 @@ from kfront import stats
 class TestSummaries(unittest.TestCase):
     def test_median_odd_even(self) -> None:
         self.assertEqual(stats.median([3, 1, 2]), 2)
-        self.assertEqual(stats.median([4, 1, 3, 2]), 2.5)
+        # Even count: the lower middle value, as the kernel takes it.
+        self.assertEqual(stats.median([4, 1, 3, 2]), 2)
         self.assertEqual(stats.median([7]), 7)
         with self.assertRaises(ValueError):
             stats.median([])
@@ -21,7 +22,7 @@ class TestSummaries(unittest.TestCase):
         # median 3; deviations 2 1 0 1 6 -> median 1
         self.assertEqual(stats.mad([1, 2, 3, 4, 9]), 1)
         self.assertEqual(stats.mad([5, 5, 5]), 0)
-        # median 2.5; deviations 1.5 .5 .5 1.5 -> 1.0
+        # median 2; deviations 1 0 1 2 -> lower middle 1
         self.assertEqual(stats.mad([1, 2, 3, 4]), 1.0)
 
     def test_summary_and_per_op(self) -> None:
@@ -87,6 +88,63 @@ class TestBootstrap(unittest.TestCase):
         self.assertIsNone(stats.bootstrap_ratio_ci([1, 2, 3], [0, 0, 0]))
         self.assertIsNone(stats.bootstrap_median_ci([1.0]))
 
+    def test_zero_baseline_gives_an_unbounded_interval(self) -> None:
+        # Base median 1 but 0 in many resamples (7 zeros of 15): the ratio
+        # is unbounded above, and the interval must say so.
+        base = [0.0] * 7 + [1.0] * 8
+        test = [2.0] * 15
+        iv = stats.bootstrap_ratio_ci(test, base, seed=5)
+        self.assertTrue(iv.unbounded)
+        self.assertEqual(iv.hi, float("inf"))
+        self.assertFalse(iv.excludes_one and iv.lo < 1.0)
+        self.assertEqual(iv.effective, iv.resamples)
+
+    def test_undefined_resamples_give_no_interval(self) -> None:
+        # 0/0 in many resamples: no interval, not a made-up one.
+        base = [0.0] * 7 + [1.0] * 8
+        test = [0.0] * 7 + [1.0] * 8
+        self.assertIsNone(stats.bootstrap_ratio_ci(test, base, seed=5,
+                                                   paired=True))
+
+    def test_effective_count_when_few_are_dropped(self) -> None:
+        base = [0.0] * 3 + [1.0] * 22
+        test = [0.0] * 3 + [1.0] * 22
+        iv = stats.bootstrap_ratio_ci(test, base, seed=5, paired=True)
+        self.assertIsNotNone(iv)
+        self.assertEqual(iv.effective, iv.resamples)  # none had median 0
+        self.assertEqual((iv.lo, iv.hi), (1.0, 1.0))
+
+    def test_p_value_agrees_with_the_interval(self) -> None:
+        base = [1000.0 + i for i in range(-7, 8)]
+        self.assertLess(stats.bootstrap_ratio_p([x * 1.1 for x in base],
+                                                base), 0.05)
+        rng = random.Random(7)
+        a = [50 + rng.gauss(0, 1) for _ in range(20)]
+        b = [50 + rng.gauss(0, 1) for _ in range(20)]
+        self.assertGreater(stats.bootstrap_ratio_p(a, b, paired=False), 0.05)
+
+    def test_holm(self) -> None:
+        # Classic example: p = .01 .04 .03 .005 with m = 4.
+        adj = stats.holm([0.01, 0.04, 0.03, 0.005])
+        for got, want in zip(adj, [0.03, 0.06, 0.06, 0.02]):
+            self.assertAlmostEqual(got, want)
+        self.assertEqual(stats.holm([]), [])
+        self.assertEqual(stats.holm([0.9, 0.8]), [1.0, 1.0])
+
+    def test_lag1_autocorrelation(self) -> None:
+        self.assertIsNone(stats.lag1_autocorrelation([1, 2]))
+        self.assertIsNone(stats.lag1_autocorrelation([5, 5, 5, 5]))
+        trend = [float(i) for i in range(20)]          # carries state
+        self.assertGreater(stats.lag1_autocorrelation(trend),
+                           stats.autocorrelation_limit(20))
+        alternating = [1.0, -1.0] * 10
+        self.assertAlmostEqual(stats.lag1_autocorrelation(alternating),
+                               -0.95)
+        rng = random.Random(11)
+        noise = [rng.gauss(0, 1) for _ in range(200)]
+        self.assertLess(abs(stats.lag1_autocorrelation(noise)),
+                        stats.autocorrelation_limit(200))
+
     def test_median_ci_brackets_median(self) -> None:
         xs = [float(x) for x in range(1, 32)]
         iv = stats.bootstrap_median_ci(xs, seed=3)
@@ -97,15 +155,22 @@ class TestBootstrap(unittest.TestCase):
 
 class TestDigits(unittest.TestCase):
     def test_decimals_for(self) -> None:
-        self.assertEqual(stats.decimals_for(0.03), 2)
-        self.assertEqual(stats.decimals_for(0.012), 3)   # leading 1: 2 digits
-        self.assertEqual(stats.decimals_for(2.3), 0)
-        self.assertEqual(stats.decimals_for(230), -2)
+        # The Particle Data Group's rule on the three leading digits.
+        self.assertEqual(stats.decimals_for(0.03), 3)    # 300: two digits
+        self.assertEqual(stats.decimals_for(0.0354), 3)  # 354: two digits
+        self.assertEqual(stats.decimals_for(0.0355), 2)  # 355: one digit
+        self.assertEqual(stats.decimals_for(0.012), 3)   # 120: two digits
+        self.assertEqual(stats.decimals_for(0.097), 2)   # 970: -> 0.10
+        self.assertEqual(stats.decimals_for(0.949), 1)   # 949: one digit
+        self.assertEqual(stats.decimals_for(2.3), 1)     # 230: two digits
+        self.assertEqual(stats.decimals_for(4.2), 0)     # 420: one digit
+        self.assertEqual(stats.decimals_for(230), -1)
         self.assertEqual(stats.decimals_for(0), 0)
 
     def test_format_supported(self) -> None:
-        self.assertEqual(stats.format_supported(123.456, 2.3), "123")
-        self.assertEqual(stats.format_supported(123456, 230), "123500")
+        self.assertEqual(stats.format_supported(123.456, 2.3), "123.5")
+        self.assertEqual(stats.format_supported(123.456, 4.2), "123")
+        self.assertEqual(stats.format_supported(123456, 230), "123460")
         self.assertEqual(stats.format_supported(0.045678, 0.0012), "0.0457")
         self.assertEqual(stats.format_supported(1.02341, 0.0081), "1.023")
         # Exact integers print whole; exact per-op values show resolution.

@@ -191,6 +191,12 @@ static void test_uarch_table(void)
 		{ CPU_VENDOR_INTEL, 0x19, 0x21, "unknown" },
 		{ CPU_VENDOR_AMD, 0x17, 0x01, "zen" },
 		{ CPU_VENDOR_AMD, 0x17, 0x31, "zen2" },
+		/* Linux counts family 17h models 50h-5fh as Zen 1. */
+		{ CPU_VENDOR_AMD, 0x17, 0x50, "zen" },
+		{ CPU_VENDOR_AMD, 0x17, 0x5f, "zen" },
+		{ CPU_VENDOR_AMD, 0x17, 0x60, "zen2" },
+		{ CPU_VENDOR_AMD, 0x17, 0x90, "zen2" },
+		{ CPU_VENDOR_AMD, 0x17, 0xa0, "zen2" },
 		{ CPU_VENDOR_AMD, 0x19, 0x01, "zen3" },
 		{ CPU_VENDOR_AMD, 0x19, 0x50, "zen3" },
 		{ CPU_VENDOR_AMD, 0x19, 0x11, "zen4" },

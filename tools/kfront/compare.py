@@ -10,6 +10,7 @@ measured on one side only are listed with the other side's reason.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,10 +31,14 @@ class Row:
     b: dict[str, Any]           # B's result entry
     ratio: stats.Interval | None
     ratio_value: float | None
+    p: float | None = None          # bootstrap p-value of B/A = 1
+    p_holm: float | None = None     # Holm-corrected over the counter's rows
 
     @property
     def significant(self) -> bool:
-        return self.ratio is not None and self.ratio.excludes_one
+        return (self.ratio is not None and self.ratio.excludes_one
+                and self.p_holm is not None
+                and self.p_holm < 1 - stats.DEFAULT_CONFIDENCE)
 
     @property
     def digest_differs(self) -> bool:
@@ -53,18 +58,32 @@ def _key(e: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def _ratio(a: dict[str, Any], b: dict[str, Any], counter: str
-           ) -> tuple[stats.Interval | None, float | None]:
+           ) -> tuple[stats.Interval | None, float | None, float | None]:
+    """B/A with its interval and bootstrap p-value (independent runs)."""
     ca, cb = a["counters"][counter], b["counters"][counter]
     ma, mb = ca["per_op"]["median"], cb["per_op"]["median"]
     if not ma:
-        return None, None
-    iv = None
+        return None, None, None
+    iv, p = None, None
     if ca["samples"] and cb["samples"]:
-        iv = stats.bootstrap_ratio_ci(
-            stats.per_op(cb["samples"], b["iters"]),
-            stats.per_op(ca["samples"], a["iters"]),
-            seed=stats.seed_for("compare", *_key(a), counter), paired=False)
-    return iv, mb / ma
+        test = stats.per_op(cb["samples"], b["iters"])
+        base = stats.per_op(ca["samples"], a["iters"])
+        seed = stats.seed_for("compare", *_key(a), counter)
+        iv = stats.bootstrap_ratio_ci(test, base, seed=seed, paired=False)
+        p = stats.bootstrap_ratio_p(test, base, seed=seed, paired=False)
+    return iv, mb / ma, p
+
+
+def _holm_rows(rows: list[Row]) -> list[Row]:
+    """Rows with p_holm: Holm's correction over all rows of one counter."""
+    adjusted: dict[int, float] = {}
+    for counter in {r.counter for r in rows}:
+        idx = [i for i, r in enumerate(rows)
+               if r.counter == counter and r.p is not None]
+        for i, adj in zip(idx, stats.holm([rows[i].p for i in idx])):
+            adjusted[i] = adj
+    return [dataclasses.replace(r, p_holm=adjusted.get(i))
+            for i, r in enumerate(rows)]
 
 
 def _notes(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -97,9 +116,10 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
         for counter in ea["counters"]:
             if counter not in eb["counters"]:
                 continue
-            iv, value = _ratio(ea, eb, counter)
+            iv, value, p = _ratio(ea, eb, counter)
             rows.append(Row(ea["bench"], ea["variant"], ea.get("group"),
-                            counter, ea, eb, iv, value))
+                            counter, ea, eb, iv, value, p))
+    rows = _holm_rows(rows)
 
     def label(e: dict[str, Any]) -> str:
         return f"{bench_label(e)} {e['variant']}"
@@ -163,8 +183,9 @@ def format_comparison(a: dict[str, Any], b: dict[str, Any],
     out = [f"A = {_side(a)}", f"B = {_side(b)}", ""]
     if any(r.counter == "tsc" for r in cmp.rows):
         out.append(f"TSC = {counter_label('tsc')}")
-    out.append("B/A: ratio of medians per operation, * = 95% interval "
-               "excludes 1.0; 'vs base': each side's ratio to its baseline")
+    out.append("B/A: ratio of medians per operation, * = significant at the "
+               "95% level after Holm's correction over the counter's rows; "
+               "'vs base': each side's ratio to its baseline")
     out += text_table(HEADERS, table_rows(cmp), color)
     differs = [r for r in cmp.rows if r.digest_differs]
     if differs:

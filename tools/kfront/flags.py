@@ -11,11 +11,12 @@ same boot.
 from __future__ import annotations
 
 import math
-import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from . import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'build'))
 import variants as vt  # noqa: E402  (tools/build/variants.py)
@@ -111,7 +112,7 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
         first = scores[0]
         for metric in METRICS:
             vals = [s.ratios.get(metric) for s in scores if s.ratios.get(metric) is not None]
-            first.ratios[metric] = statistics.median(vals) if vals else None
+            first.ratios[metric] = stats.median(vals) if vals else None
         merged[name] = first
     return list(merged.values())
 

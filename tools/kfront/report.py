@@ -86,6 +86,10 @@ def per_op_text(entry: dict[str, Any], counter: dict[str, Any]
     return value, f"[{lo}, {hi}]"
 
 
+def _autocorr_mark(counter: dict[str, Any]) -> str:
+    return " ~" if counter.get("per_op", {}).get("autocorrelated") else ""
+
+
 def spread_text(counter: dict[str, Any]) -> str:
     """MAD relative to the median, as a percentage (2 significant digits)."""
     po = counter["per_op"]
@@ -103,12 +107,32 @@ def ratio_text(ratio: dict[str, Any] | None, is_base: bool) -> Cell:
     if ratio.get("lo") is None:
         value = stats.format_supported(ratio["value"], ratio["value"] * 0.01)
         return Cell(f"{value} (no interval)")
+    sig = is_significant(ratio)
+    mark = " *" if sig else ""
+    if ratio.get("unbounded"):
+        v = stats.format_supported(ratio["value"], ratio["value"] * 0.01)
+        lo = stats.format_supported(ratio["lo"], ratio["value"] * 0.01)
+        return Cell(f"{v} [{lo}, unbounded){mark}", "sig" if sig else "")
     iv = stats.Interval(ratio["value"], ratio["lo"], ratio["hi"],
                         ratio.get("confidence") or 0.95, 0, "")
     v, lo, hi = stats.format_interval(iv)
-    mark = " *" if ratio.get("excludes_one") else ""
-    return Cell(f"{v} [{lo}, {hi}]{mark}",
-                "sig" if ratio.get("excludes_one") else "")
+    return Cell(f"{v} [{lo}, {hi}]{mark}", "sig" if sig else "")
+
+
+def is_significant(ratio: dict[str, Any]) -> bool:
+    """The Holm-corrected mark; results written before the correction
+    existed carry only the uncorrected `excludes_one`."""
+    if "significant" in ratio:
+        return bool(ratio["significant"])
+    return bool(ratio.get("excludes_one"))
+
+
+SIG_NOTE = ("* = significant at the 95% level after Holm's correction over "
+            "all ratios of that counter (older results: interval excludes "
+            "1.0, uncorrected)")
+AUTOCORR_NOTE = ("~ = runs of this series are correlated (|lag-1 "
+                 "autocorrelation| above 1.96/sqrt(n)): they carry state, so "
+                 "the interval assumes an independence that does not hold")
 
 
 def bench_label(entry: dict[str, Any]) -> str:
@@ -167,7 +191,8 @@ def result_rows(results: dict[str, Any], counter: str
             else e["variant"]
         rows.append([
             Cell(bench_label(e)), Cell(variant),
-            Cell(median, "num"), Cell(ci, "num"), Cell(spread_text(c), "num"),
+            Cell(median, "num"), Cell(ci, "num"),
+            Cell(spread_text(c) + _autocorr_mark(c), "num"),
             Cell(str(c["per_op"]["n"]), "num"),
             ratio_text(c.get("ratio"), e["variant"] == base),
             Cell(f"{e.get('digest')} MISMATCH" if digest_bad
@@ -234,6 +259,12 @@ def _alerts(results: dict[str, Any]) -> list[Block]:
         blocks.append(Alert(f"Verification digests differ on {m['bench']} "
                             f"({parts}): possible miscompilation; its "
                             "figures do not compare like with like."))
+    tsc = (results.get("machine") or {}).get("tsc") or {}
+    if tsc and not tsc.get("invariant") and "tsc" in counters_in(results):
+        blocks.append(Alert("The TSC of this machine is not invariant: its "
+                            "rate may follow the core clock or stop in deep "
+                            "sleep states, so TSC ticks are not a "
+                            "constant-rate reference here."))
     if not results.get("complete", False):
         run = results.get("run") or {}
         why = ("records were lost on the way" if run.get("ended", True)
@@ -261,7 +292,7 @@ def build_document(results: dict[str, Any]) -> list[Section]:
     for counter in counters_in(results):
         label = counter_label(counter)
         sec = Section(f"{label} per operation")
-        note = f"Ratios are to {base}; * marks an interval that excludes 1.0."
+        note = f"Ratios are to {base}; {SIG_NOTE}. {AUTOCORR_NOTE}."
         if has_wire(results):
             note += " " + WIRE_NOTE
         sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
@@ -556,9 +587,12 @@ def terminal_table(results: dict[str, Any], color: bool) -> str:
     for counter in counters_in(results):
         out.append("")
         out.append(f"{counter_label(counter)} per operation "
-                   f"(ratio to {results.get('baseline')}, * = interval "
-                   "excludes 1.0)")
+                   f"(ratio to {results.get('baseline')}; {SIG_NOTE})")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
+    if any(_autocorr_mark(c) for e in results["results"]
+           for c in e["counters"].values()):
+        out.append("")
+        out.append(AUTOCORR_NOTE)
     if has_wire(results):
         out.append("")
         out.append(WIRE_NOTE)

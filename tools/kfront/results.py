@@ -84,11 +84,15 @@ def _counter_entry(b: _Builder, rec: Record, name: str, iters: int,
         ci = stats.bootstrap_median_ci(
             ops, seed=stats.seed_for(p.get("bench"), p.get("variant"),
                                      p.get("group"), name))
+    lag1 = stats.lag1_autocorrelation(ops) if ops else None
     return {
         "per_run": per_run.to_dict(),
         "per_op": dict(per_op_sum.to_dict(),
                        ci=[ci.lo, ci.hi] if ci else None,
-                       se=stats.median_se(ops) if ops else None),
+                       se=stats.median_se(ops) if ops else None,
+                       lag1=lag1,
+                       autocorrelated=lag1 is not None and abs(lag1) >
+                       stats.autocorrelation_limit(len(ops))),
         "samples": list(samples or []),
         "ratio": None,
     }
@@ -98,16 +102,14 @@ def _check_reported(b: _Builder, rec: Record, name: str,
                     samples: list[int], reported: dict[str, Any]) -> None:
     """The kernel's own statistics must agree with its samples.
 
-    For an even count any value between the two middle samples is accepted
-    as the median (the kernel may take the lower middle or their mean).
+    Both take the lower middle value as the median of an even count.
     """
     p = rec.payload
     s = sorted(samples)
-    lo, hi = s[(len(s) - 1) // 2], s[len(s) // 2]
     try:
         ok = (reported["n"] == len(s) and reported["min"] == s[0]
               and reported["max"] == s[-1]
-              and lo <= reported["median"] <= hi)
+              and reported["median"] == s[(len(s) - 1) // 2])
     except (KeyError, TypeError):
         ok = False
     if not ok:
@@ -176,21 +178,63 @@ def _add_ratios(results: list[dict[str, Any]], baseline: str) -> None:
             rc = ref["counters"].get(name)
             if rc is None or rc["per_op"]["median"] == 0:
                 continue
-            value = c["per_op"]["median"] / rc["per_op"]["median"]
-            iv = None
-            if c["samples"] and rc["samples"]:
-                iv = stats.bootstrap_ratio_ci(
-                    stats.per_op(c["samples"], e["iters"]),
-                    stats.per_op(rc["samples"], ref["iters"]),
-                    seed=stats.seed_for(e["bench"], e["group"], e["variant"],
-                                        name, "ratio"))
-            c["ratio"] = {
-                "baseline": baseline, "value": value,
-                "lo": iv.lo if iv else None, "hi": iv.hi if iv else None,
-                "confidence": iv.confidence if iv else None,
-                "excludes_one": iv.excludes_one if iv else False,
-                "method": iv.method if iv else "no interval (too few runs)",
-            }
+            c["ratio"] = _ratio_entry(e, ref, name, c, rc, baseline)
+    _mark_significant(results)
+
+
+def _ratio_entry(e: dict[str, Any], ref: dict[str, Any], name: str,
+                 c: dict[str, Any], rc: dict[str, Any], baseline: str
+                 ) -> dict[str, Any]:
+    value = c["per_op"]["median"] / rc["per_op"]["median"]
+    iv, p = None, None
+    why = "no interval (too few runs)"
+    if c["samples"] and rc["samples"]:
+        test = stats.per_op(c["samples"], e["iters"])
+        base = stats.per_op(rc["samples"], ref["iters"])
+        seed = stats.seed_for(e["bench"], e["group"], e["variant"], name,
+                              "ratio")
+        iv = stats.bootstrap_ratio_ci(test, base, seed=seed)
+        p = stats.bootstrap_ratio_p(test, base, seed=seed)
+        if iv is None and min(len(test), len(base)) >= stats.MIN_RUNS_FOR_CI:
+            why = ("no interval (the baseline's median was 0 under a 0 "
+                   "test median in too many resamples)")
+    return {
+        "baseline": baseline, "value": value,
+        "lo": iv.lo if iv else None,
+        # JSON has no infinity: an unbounded interval has hi null and
+        # "unbounded" true.
+        "hi": iv.hi if iv and not iv.unbounded else None,
+        "unbounded": bool(iv and iv.unbounded),
+        "confidence": iv.confidence if iv else None,
+        "resamples": iv.resamples if iv else None,
+        "effective": iv.effective if iv else None,
+        "excludes_one": iv.excludes_one if iv else False,
+        "p": p,
+        "method": iv.method if iv else why,
+    }
+
+
+def _mark_significant(results: list[dict[str, Any]]) -> None:
+    """Holm-correct the p-values of all ratios of one counter together (the
+    family a report's table shows), and mark a ratio significant only when
+    its corrected p is below 1 - confidence and its interval excludes 1."""
+    family: dict[str, list[dict[str, Any]]] = {}
+    for e in results:
+        for name, c in e["counters"].items():
+            r = c.get("ratio")
+            if r is not None and r["p"] is not None:
+                family.setdefault(name, []).append(r)
+    for ratios in family.values():
+        for r, adj in zip(ratios, stats.holm([r["p"] for r in ratios])):
+            r["p_holm"] = adj
+            r["significant"] = bool(r["excludes_one"]
+                                    and adj < 1 - stats.DEFAULT_CONFIDENCE)
+    for e in results:
+        for c in e["counters"].values():
+            r = c.get("ratio")
+            if r is not None:
+                r.setdefault("p_holm", None)
+                r.setdefault("significant", False)
 
 
 def _digests(b: _Builder, results: list[dict[str, Any]],

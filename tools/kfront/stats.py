@@ -10,6 +10,7 @@ caller's key, never from global state.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 import zlib
@@ -28,15 +29,15 @@ MEDIAN_SE_FACTOR = 1.2533
 
 
 def median(xs: Sequence[float]) -> float:
-    """The median; the mean of the two middle values for an even count."""
+    """The median; for an even count the lower of the two middle values.
+
+    The kernel (bench/stats.c) and the host harness take the same one, so a
+    median is always a value that was measured and the host's figure equals
+    the kernel's for integer counts (docs/statistics.md)."""
     if not xs:
         raise ValueError("median of no values")
     s = sorted(xs)
-    n = len(s)
-    mid = n // 2
-    if n % 2:
-        return float(s[mid])
-    return (s[mid - 1] + s[mid]) / 2.0
+    return float(s[(len(s) - 1) // 2])
 
 
 def mad(xs: Sequence[float]) -> float:
@@ -99,6 +100,10 @@ def _percentile(sorted_xs: Sequence[float], q: float) -> float:
     lo = math.floor(pos)
     hi = min(lo + 1, len(sorted_xs) - 1)
     frac = pos - lo
+    if frac == 0 or sorted_xs[lo] == sorted_xs[hi]:
+        return float(sorted_xs[lo])
+    if math.isinf(sorted_xs[hi]):
+        return math.inf     # between a finite ratio and an infinite one
     return sorted_xs[lo] * (1 - frac) + sorted_xs[hi] * frac
 
 
@@ -120,11 +125,20 @@ class Interval:
     confidence: float
     resamples: int
     method: str
+    # Resamples that gave a value; fewer than `resamples` when some had no
+    # defined statistic (a zero baseline median under a zero test median).
+    effective: int | None = None
 
     @property
     def excludes_one(self) -> bool:
         """True when the interval lies wholly above or below 1.0."""
         return self.lo > 1.0 or self.hi < 1.0
+
+    @property
+    def unbounded(self) -> bool:
+        """True when the upper bound is infinite (a ratio whose baseline
+        median was 0 in more than alpha/2 of the resamples)."""
+        return math.isinf(self.hi)
 
     @property
     def half_width(self) -> float:
@@ -161,7 +175,14 @@ def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
     With `paired` (the default when both have the same number of runs, as
     interleaved variants do) run i of both is drawn together, so drift that
     affected both alike cancels; otherwise each side is resampled alone.
-    Returns None with too few runs or a zero base median.
+
+    A resample whose base median is 0 has an infinite ratio (test median
+    above 0) or none at all (0/0). Infinite ratios stay in the percentile
+    order, so when they exceed alpha/2 of the resamples the upper bound is
+    infinite, never a finite number that only looks like a bound. Undefined
+    ones are dropped and counted (`effective`); when they exceed alpha/2 no
+    interval can be given. Returns None with too few runs, a zero base
+    median, or too many undefined resamples.
     """
     if len(test) < MIN_RUNS_FOR_CI or len(base) < MIN_RUNS_FOR_CI:
         return None
@@ -172,7 +193,23 @@ def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
         paired = len(test) == len(base)
     if paired and len(test) != len(base):
         raise ValueError("a paired bootstrap needs equal run counts")
-    rng = random.Random(seed)
+    ratios = _ratio_resamples(test, base, random.Random(seed), resamples,
+                              paired)
+    alpha = (1.0 - confidence) / 2.0
+    if not ratios or resamples - len(ratios) > alpha * resamples:
+        return None
+    ratios.sort()
+    how = "paired" if paired else "independent"
+    return Interval(median(test) / base_med, _percentile(ratios, alpha),
+                    _percentile(ratios, 1.0 - alpha), confidence, resamples,
+                    f"{how} percentile bootstrap over runs of the ratio "
+                    "of medians", len(ratios))
+
+
+def _ratio_resamples(test: Sequence[float], base: Sequence[float],
+                     rng: random.Random, resamples: int, paired: bool
+                     ) -> list[float]:
+    """Ratios of medians of `resamples` resamples; 0/0 ones left out."""
     ratios: list[float] = []
     n = len(base)
     for _ in range(resamples):
@@ -181,38 +218,100 @@ def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
             t, b = _resample(rng, test, idx), _resample(rng, base, idx)
         else:
             t, b = _resample(rng, test), _resample(rng, base)
-        mb = median(b)
-        if mb == 0:
-            continue
-        ratios.append(median(t) / mb)
+        mt, mb = median(t), median(b)
+        if mb != 0:
+            ratios.append(mt / mb)
+        elif mt != 0:
+            ratios.append(math.inf)
+    return ratios
+
+
+def _percentile_rank(sorted_xs: Sequence[float], x: float) -> float:
+    """Share of values below x plus half the share equal to it."""
+    lo = bisect.bisect_left(sorted_xs, x)
+    hi = bisect.bisect_right(sorted_xs, x)
+    return (lo + (hi - lo) / 2.0) / len(sorted_xs)
+
+
+def bootstrap_ratio_p(test: Sequence[float], base: Sequence[float],
+                      seed: int = DEFAULT_SEED,
+                      resamples: int = DEFAULT_RESAMPLES,
+                      paired: bool | None = None) -> float | None:
+    """Two-sided bootstrap p-value of "the ratio of medians is 1".
+
+    Twice the smaller share of resampled ratios on one side of 1.0 (the
+    percentile-interval's dual: the 95% interval excludes 1.0 exactly when
+    p < 0.05, up to interpolation). Same resamples as bootstrap_ratio_ci
+    for the same seed. None where that gives no interval."""
+    if len(test) < MIN_RUNS_FOR_CI or len(base) < MIN_RUNS_FOR_CI or \
+            median(base) == 0:
+        return None
+    if paired is None:
+        paired = len(test) == len(base)
+    ratios = sorted(_ratio_resamples(test, base, random.Random(seed),
+                                     resamples, paired))
     if not ratios:
         return None
-    ratios.sort()
-    alpha = (1.0 - confidence) / 2.0
-    how = "paired" if paired else "independent"
-    return Interval(median(test) / base_med, _percentile(ratios, alpha),
-                    _percentile(ratios, 1.0 - alpha), confidence, resamples,
-                    f"{how} percentile bootstrap over runs of the ratio "
-                    "of medians")
+    below = _percentile_rank(ratios, 1.0)
+    return min(1.0, 2.0 * min(below, 1.0 - below))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the order given.
+
+    Controls the chance of any false "significant" among a family of
+    comparisons (all ratios of one counter in a report) without assuming
+    they are independent."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def lag1_autocorrelation(xs: Sequence[float]) -> float | None:
+    """Lag-1 autocorrelation of a series in run order (None below 3 runs or
+    with no variation): near 0 for independent runs; runs that carry state
+    (warming caches, drift) give clearly positive values."""
+    n = len(xs)
+    if n < MIN_RUNS_FOR_CI:
+        return None
+    mean = sum(xs) / n
+    dev = [x - mean for x in xs]
+    var = sum(d * d for d in dev)
+    if var == 0:
+        return None
+    return sum(dev[i] * dev[i + 1] for i in range(n - 1)) / var
+
+
+def autocorrelation_limit(n: int) -> float:
+    """|r1| above this flags a series: the 95% band of r1 for n independent
+    values is about +-1.96/sqrt(n) (Bartlett)."""
+    return 1.96 / math.sqrt(n) if n > 0 else math.inf
 
 
 # -- digits -----------------------------------------------------------------
 
 def decimals_for(uncertainty: float) -> int:
-    """Decimal places that an uncertainty supports.
-
-    The uncertainty is kept to one significant digit, or two when its leading
-    digit is 1 (so 0.14 is not rounded to 0.1, a 40% change); the value is
-    rounded to the same place. Negative results mean rounding to tens,
-    hundreds, ...
+    """Decimal places that an uncertainty supports, by the Particle Data
+    Group's rule on its three highest-order digits: 100-354 keep two
+    significant digits, 355-949 one, and 950-999 round up to 1000 and keep
+    two (so 0.0970 shows as 0.10). The value is rounded to the same place.
+    Negative results mean rounding to tens, hundreds, ...
     """
     if uncertainty <= 0 or not math.isfinite(uncertainty):
         return 0
     exp = math.floor(math.log10(uncertainty))
-    leading = uncertainty / 10.0 ** exp
-    if round(leading, 6) < 2.0:
-        exp -= 1
-    return -exp
+    three = int(round(uncertainty / 10.0 ** (exp - 2), 6))
+    if three >= 1000:       # log10 rounding put us one decade low
+        exp += 1
+        three //= 10
+    if three <= 354:
+        return -(exp - 1)
+    return -exp     # 355-949: one digit; 950-999: 1.0 x 10^(exp+1)
 
 
 def significant_digits(relative_spread: float, limit: int = 6) -> int:

@@ -168,7 +168,9 @@ void pmu_stop(struct pmu *p);
 u64 pmu_delta(const struct pmu *p, int g, int i, u64 start, u64 end);
 
 /* The rdpmc ECX values of group g, for a harness that issues rdpmc
- * itself (lfence; rdpmc; lfence) without an indirect call. */
+ * itself without an indirect call. The reads are not fenced one by one:
+ * arch/x86/counters.c fences once between the rdpmc reads and the measured
+ * code on each side (see the order there). */
 int pmu_group_rdpmc(const struct pmu *p, int g, u32 *ecx, int max);
 
 /* "cycles", "instructions", ... */
