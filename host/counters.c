@@ -158,11 +158,41 @@ static void describe_host(struct record *r)
 	rec_obj_end(r);
 }
 
+/* User space cannot program DE_CFG: the host kernel decides. Linux sets
+ * it on AMD and then lists "lfence_rdtsc" among the CPU flags. */
+static bool host_lfence_rdtsc(void)
+{
+	char line[4096];
+	bool found = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "flags", 5) && strstr(line, " lfence_rdtsc");
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void describe_lfence(struct record *r)
+{
+	bool intel = cpu.vendor == CPU_VENDOR_INTEL;
+	bool flag = !intel && host_lfence_rdtsc();
+
+	rec_obj_begin(r, "lfence");
+	rec_bool(r, "serialising", intel || flag);
+	rec_str(r, "how", intel ? "Intel: dispatch-serialising by definition"
+		: flag ? "the host kernel made it serialising (lfence_rdtsc)"
+		: "the host kernel does not say LFENCE serialises: timing "
+		  "fences may be weak");
+	rec_obj_end(r);
+}
+
 void counters_describe(struct record *r)
 {
 	rec_obj_begin(r, "machine");
 	cpu_record_identity(r, &cpu);
 	rec_bool(r, "apic", false);
+	describe_lfence(r);
 	describe_pmu(r);
 	describe_host(r);
 	rec_arr_begin(r, "counters");

@@ -7,10 +7,12 @@
  *          measured code from starting before the reads complete)
  *   end:   lfence; rdtsc; rdpmc...           (the fence waits for the
  *          measured code to complete before reading)
- * lfence is enough on Intel and on AMD with LFENCE made dispatch
- * serialising (the default since the Spectre mitigations). */
+ * lfence is enough on Intel, and on AMD once DE_CFG[1] makes it dispatch
+ * serialising: counters_init sets that bit (arch/x86/lfence.c) and the
+ * machine record says whether it could. */
 #include <asm/apic.h>
 #include <asm/cpu.h>
+#include <asm/lfence.h>
 #include <asm/msr.h>
 #include <asm/paging.h>
 #include <asm/pmu.h>
@@ -26,6 +28,7 @@ static struct pmu pmu;
 /* Shared with watchdog.c (the timer). */
 struct apic x86_lapic;
 static struct lvt_save lvt_saved;
+static struct lfence_state lfence_cfg;
 static u32 active_ecx[PMU_MAX_SLOTS];
 static int active_n;
 static int active_group = -1;
@@ -36,6 +39,9 @@ void counters_init(void)
 	volatile u32 *mmio = NULL;
 
 	cpu_detect_boot(&cpu);
+	lfence_make_serialising(&cpu, &msr_native_ops, &lfence_cfg);
+	printk("kfront: lfence %s: %s\n", lfence_cfg.serialising ?
+	       "serialising" : "NOT serialising", lfence_cfg.how);
 	tsc_init(&cpu);
 	pmu_init(&pmu, &cpu, &msr_native_ops);
 	if (cpu_has(&cpu, X86_FEATURE_APIC) &&
@@ -193,6 +199,10 @@ void counters_describe(struct record *r)
 	rec_obj_begin(r, "machine");
 	cpu_record_identity(r, &cpu);
 	rec_bool(r, "apic", x86_lapic.present);
+	rec_obj_begin(r, "lfence");
+	rec_bool(r, "serialising", lfence_cfg.serialising);
+	rec_str(r, "how", lfence_cfg.how);
+	rec_obj_end(r);
 	describe_pmu(r);
 	rec_arr_begin(r, "counters");
 	rec_arr_str(r, "tsc");

@@ -113,6 +113,16 @@ class TestTerminal(unittest.TestCase):
             self.assertEqual("not invariant: its rate may follow" in table,
                              not invariant)
 
+    def test_weak_lfence_is_said(self) -> None:
+        r = build("clean")
+        r["machine"]["lfence"] = {"serialising": False,
+                                  "how": "DE_CFG unreadable (#GP)"}
+        self.assertIn("LFENCE is not known to serialise",
+                      report.terminal_table(r, color=False))
+        r["machine"]["lfence"] = {"serialising": True, "how": "x"}
+        self.assertNotIn("LFENCE is not known",
+                         report.terminal_table(r, color=False))
+
     def test_significance_is_holm_corrected_and_unbounded_shown(self) -> None:
         ratio = {"value": 1.5, "lo": 1.2, "hi": 1.9, "confidence": 0.95,
                  "excludes_one": True, "p": 0.01, "p_holm": 0.2,

@@ -221,6 +221,10 @@ def _machine_lines(results: dict[str, Any]) -> list[str]:
         mhz = f"{hz / 1e6:.0f} MHz" if isinstance(hz, (int, float)) else "?"
         out.append(f"TSC: {mhz} (from {tsc.get('source', '?')}), "
                    f"{'invariant' if tsc.get('invariant') else 'not invariant'}")
+    lfence = m.get("lfence") or {}
+    if lfence:
+        out.append(f"LFENCE: {'serialising' if lfence.get('serialising') else 'NOT serialising'}"
+                   f" ({lfence.get('how', '?')})")
     if pmu:
         out.append("PMU: " + (f"version {pmu.get('version')}, "
                               f"{pmu.get('gp')} general-purpose and "
@@ -259,6 +263,12 @@ def _alerts(results: dict[str, Any]) -> list[Block]:
         blocks.append(Alert(f"Verification digests differ on {m['bench']} "
                             f"({parts}): possible miscompilation; its "
                             "figures do not compare like with like."))
+    lfence = (results.get("machine") or {}).get("lfence") or {}
+    if lfence and not lfence.get("serialising"):
+        blocks.append(Alert("LFENCE is not known to serialise dispatch here "
+                            f"({lfence.get('how', '?')}): the fences around "
+                            "the counter reads may let measured code overlap "
+                            "them, so short regions can be misread."))
     tsc = (results.get("machine") or {}).get("tsc") or {}
     if tsc and not tsc.get("invariant") and "tsc" in counters_in(results):
         blocks.append(Alert("The TSC of this machine is not invariant: its "
