@@ -141,6 +141,10 @@ static void describe_pmu(struct record *r)
 	rec_u64(r, "gp_width", nperf ? 64 : 0);
 	rec_u64(r, "fixed", 0);
 	rec_str(r, "events", "perf_event_open (user space only)");
+	rec_obj_begin(r, "encodings");
+	if (nperf)
+		perf_describe_encodings(r);
+	rec_obj_end(r);
 	rec_obj_end(r);
 }
 

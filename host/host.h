@@ -25,6 +25,8 @@ void perf_read(u64 *vals);
 const char *perf_reason(void);
 /* Add "name": "reason" for every event that could not be opened. */
 void perf_describe_unavailable(struct record *r);
+/* machine.pmu.encodings: counter name -> {event, encoding}. */
+void perf_describe_encodings(struct record *r);
 
 /* Under callgrind, every measured region becomes one dump of its own
  * (zeroed at the start, dumped at the end), named after its region

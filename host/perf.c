@@ -21,14 +21,20 @@ struct perf_spec {
 	const char *name;	/* record-format.md counter name */
 	u32 type;
 	u64 config;
+	const char *event;	/* the generic event the host kernel maps */
 };
 
+#define SPEC(n, t, c)	{ n, t, c, #c }
+
 static const struct perf_spec specs[HOST_PERF_MAX] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "branch_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "l1i_misses", PERF_TYPE_HW_CACHE, CACHE_EVENT(PERF_COUNT_HW_CACHE_L1I) },
-	{ "itlb_misses", PERF_TYPE_HW_CACHE, CACHE_EVENT(PERF_COUNT_HW_CACHE_ITLB) },
+	SPEC("cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+	SPEC("instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS),
+	SPEC("branch_misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES),
+	{ "l1i_misses", PERF_TYPE_HW_CACHE, CACHE_EVENT(PERF_COUNT_HW_CACHE_L1I),
+	  "PERF_COUNT_HW_CACHE_L1I read miss" },
+	{ "itlb_misses", PERF_TYPE_HW_CACHE,
+	  CACHE_EVENT(PERF_COUNT_HW_CACHE_ITLB),
+	  "PERF_COUNT_HW_CACHE_ITLB read miss" },
 };
 
 static int fds[HOST_PERF_MAX];
@@ -126,6 +132,21 @@ void perf_read(u64 *vals)
 const char *perf_reason(void)
 {
 	return nopen ? "" : reason;
+}
+
+/* Which event stands behind each opened counter: a generic perf event,
+ * which the host kernel maps to a model-specific one of its choosing. */
+void perf_describe_encodings(struct record *r)
+{
+	for (int i = 0; i < HOST_PERF_MAX; i++) {
+		if (why[i][0])
+			continue;
+		rec_obj_begin(r, specs[i].name);
+		rec_str(r, "event", specs[i].event);
+		rec_str(r, "encoding", "perf_event_open generic event (the host "
+			"kernel picks the hardware event)");
+		rec_obj_end(r);
+	}
 }
 
 void perf_describe_unavailable(struct record *r)

@@ -155,6 +155,47 @@ static u32 bit_count(u32 v)
 	return n;
 }
 
+/* One counter's hardware event: its vendor name and what is programmed. */
+static void describe_slot(struct record *r, const struct pmu_group *g,
+			  const struct pmu_slot *s)
+{
+	char enc[64];
+
+	if (s->fixed)
+		snprintf(enc, sizeof(enc), "fixed counter %u", s->index);
+	else if (g->frontend && s->hw_name &&
+		 !strncmp(s->hw_name, "FRONTEND_RETIRED.", 17))
+		snprintf(enc, sizeof(enc), "evtsel 0x%llx, MSR_PEBS_FRONTEND "
+			 "0x%x", (unsigned long long)s->evtsel, g->frontend);
+	else
+		snprintf(enc, sizeof(enc), "evtsel 0x%llx",
+			 (unsigned long long)s->evtsel);
+	rec_obj_begin(r, pmu_counter_name(s->id));
+	rec_str(r, "event", s->hw_name ? s->hw_name : "");
+	rec_str(r, "encoding", enc);
+	rec_obj_end(r);
+}
+
+/* machine.pmu.encodings: each counter's event, once (the first group that
+ * has it: every group programs a counter the same way). */
+static void describe_encodings(struct record *r)
+{
+	u32 seen = 0;
+
+	rec_obj_begin(r, "encodings");
+	for (int g = 0; pmu.available && g < pmu.nr_groups; g++) {
+		const struct pmu_group *grp = &pmu.groups[g];
+
+		for (int i = 0; i < grp->nr; i++) {
+			if (seen & (1U << grp->slot[i].id))
+				continue;
+			seen |= 1U << grp->slot[i].id;
+			describe_slot(r, grp, &grp->slot[i]);
+		}
+	}
+	rec_obj_end(r);
+}
+
 static void describe_pmu(struct record *r)
 {
 	const char *names[COUNTERS_MAX];
@@ -177,6 +218,7 @@ static void describe_pmu(struct record *r)
 		rec_arr_end(r);
 	}
 	rec_arr_end(r);
+	describe_encodings(r);
 	rec_obj_end(r);
 }
 

@@ -19,12 +19,13 @@ static const char *const counter_names[PMU_NR_COUNTERS] = {
 	[PMU_UOPS_DSB]		= "uops_dsb",
 	[PMU_UOPS_MITE]		= "uops_mite",
 	[PMU_FE_STALLS]		= "fe_stalls",
+	[PMU_L2_CODE_READS]	= "l2_code_reads",
 };
 
 /* The counters an event table may supply. */
 static const u8 model_ids[] = {
 	PMU_L1I_MISSES, PMU_ITLB_MISSES, PMU_UOPS_DSB, PMU_UOPS_MITE,
-	PMU_FE_STALLS,
+	PMU_FE_STALLS, PMU_L2_CODE_READS,
 };
 
 const char *pmu_counter_name(int id)

@@ -74,8 +74,11 @@ static const struct pmu_event icl_events[] = {
 
 /* Golden Cove: Alder/Raptor Lake P-cores and Sapphire/Emerald Rapids
  * (6-wide: CounterMask 6; ITLB_MISSES moved to event 0x11). Source: Linux
- * tools/perf/pmu-events/arch/x86/sapphirerapids/frontend.json and
- * virtual-memory.json; alderlake/ (cpu_core) lists the same encodings. */
+ * tools/perf/pmu-events/arch/x86/sapphirerapids/frontend.json,
+ * virtual-memory.json and cache.json; alderlake/ (cpu_core) lists the same
+ * encodings. L1i misses there count retired instructions that missed, so
+ * L2_RQSTS.ALL_CODE_RD (0x24/0xe4, any GP counter: demand and prefetch
+ * code reads that reach the L2, i.e. L1i line fills) gives the line view. */
 static const struct pmu_event glc_events[] = {
 	{ .id = PMU_L1I_MISSES, .event = 0xc6, .umask = 0x01,
 	  .frontend = 0x12, .hw_name = "FRONTEND_RETIRED.L1I_MISS" },
@@ -85,6 +88,7 @@ static const struct pmu_event glc_events[] = {
 	EV(PMU_UOPS_MITE, 0x79, 0x04, 0, GP0_3, "IDQ.MITE_UOPS"),
 	EV(PMU_FE_STALLS, 0x9c, 0x01, 6, 0,
 	   "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"),
+	EV(PMU_L2_CODE_READS, 0x24, 0xe4, 0, 0, "L2_RQSTS.ALL_CODE_RD"),
 };
 
 /*

@@ -12,7 +12,7 @@
  * halves of one ratio always share a group (and a run). */
 static const u8 place_order[] = {
 	PMU_UOPS_DSB, PMU_UOPS_MITE, PMU_L1I_MISSES, PMU_ITLB_MISSES,
-	PMU_BRANCH_MISSES, PMU_FE_STALLS,
+	PMU_BRANCH_MISSES, PMU_FE_STALLS, PMU_L2_CODE_READS,
 };
 
 static void group_add(struct pmu *p, struct pmu_group *g, int id,

@@ -113,6 +113,18 @@ class TestTerminal(unittest.TestCase):
             self.assertEqual("not invariant: its rate may follow" in table,
                              not invariant)
 
+    def test_hardware_event_names_shown(self) -> None:
+        r = build("clean")
+        r["counters"]["events"] = {"tsc": {"event": "RDTSC",
+                                           "encoding": "rdtsc"}}
+        table = report.terminal_table(r, color=False)
+        self.assertIn("TSC ticks (reference clock, not core cycles) [RDTSC] "
+                      "per operation", table)
+        with tempfile.TemporaryDirectory() as tmp:
+            report.write_all(r, Path(tmp))
+            md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
+        self.assertIn("Event of tsc: RDTSC (rdtsc)", md)
+
     def test_weak_lfence_is_said(self) -> None:
         r = build("clean")
         r["machine"]["lfence"] = {"serialising": False,

@@ -73,6 +73,21 @@ class TestBuild(unittest.TestCase):
         self.assertIn("lag1", memcpy["per_op"])
         self.assertIsInstance(memcpy["per_op"]["autocorrelated"], bool)
 
+    def test_event_encodings_from_the_machine_record(self) -> None:
+        payloads = [
+            {"t": "suite_begin", "machine": {"pmu": {"encodings": {
+                "l1i_misses": {"event": "ICACHE_64B.IFTAG_MISS",
+                               "encoding": "evtsel 0x430283"}}}}},
+            {"t": "suite_end", "records": 1, "status": 0}]
+        run = parse_lines([make_line(i, p) for i, p in
+                           enumerate(payloads)]).runs[0]
+        r = results.build_results(run, {})
+        self.assertEqual(r["counters"]["events"]["l1i_misses"]["event"],
+                         "ICACHE_64B.IFTAG_MISS")
+        self.assertEqual(results.event_name(r, "l1i_misses"),
+                         "ICACHE_64B.IFTAG_MISS")
+        self.assertEqual(results.event_name(r, "tsc"), "")
+
     def test_series_that_carries_state_is_flagged(self) -> None:
         payloads = [
             {"t": "suite_begin", "machine": {}},

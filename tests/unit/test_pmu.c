@@ -92,7 +92,9 @@ static void test_skylake(void)
 	CHECK_EQ_U64(rec.nrdpmc, 1);
 	CHECK_EQ_U64(rec.rdpmc_ecx[0], RDPMC_FIXED | 1);	/* probe */
 	CHECK_EQ_U64(pmu_num_groups(&pmu), 2);
-	CHECK_EQ_U64(pmu.nr_missing, 0);
+	/* Skylake counts L1i lines directly: no L2 code-read event needed. */
+	CHECK_EQ_U64(pmu.nr_missing, 1);
+	CHECK(is_missing(PMU_L2_CODE_READS, "no such event"));
 	check_names(0, n0, 6);
 	check_names(1, n1, 4);
 
@@ -176,20 +178,23 @@ static void test_sapphirerapids(void)
 		W(PMC(3), 0), W(EVT(3), 0x430e11),	/* ITLB walks */
 		W(PMC(4), 0), W(EVT(4), 0x4300c5),
 		W(PMC(5), 0), W(EVT(5), 0x0643019c),	/* cmask 6 */
+		W(PMC(6), 0), W(EVT(6), 0x43e424),	/* L2 code reads */
 		W(MSR_PEBS_FRONTEND, 0x12),		/* .L1I_MISS */
 		W(MSR_IA32_FIXED_CTR1, 0), W(MSR_IA32_FIXED_CTR0, 0),
-		W(FCTL, 0x33), W(GCTL, 0x30000003fULL),
+		W(FCTL, 0x33), W(GCTL, 0x30000007fULL),
 	};
 	static const struct msr_write stop0[] = {
 		W(GCTL, 0), W(FCTL, 0),
 		W(EVT(0), 0), W(EVT(1), 0), W(EVT(2), 0), W(EVT(3), 0),
-		W(EVT(4), 0), W(EVT(5), 0), W(MSR_PEBS_FRONTEND, 0),
+		W(EVT(4), 0), W(EVT(5), 0), W(EVT(6), 0),
+		W(MSR_PEBS_FRONTEND, 0),
 	};
 
 	CHECK_EQ_U64(setup(&cpu_sapphirerapids), 0);
 	CHECK_STR(ci.uarch_name, "sapphirerapids");
 	CHECK_EQ_U64(pmu_num_groups(&pmu), 1);
 	CHECK_STR(pmu.groups[0].slot[4].hw_name, "FRONTEND_RETIRED.L1I_MISS");
+	CHECK_STR(pmu.groups[0].slot[8].hw_name, "L2_RQSTS.ALL_CODE_RD");
 	rec_reset(&rec);
 	CHECK_EQ_U64(pmu_start_group(&pmu, 0), 0);
 	CHECK_WRITES(&rec, g0);
@@ -396,7 +401,7 @@ static void test_wrmsr_faults(void)
 		  "wrmsr to MSR_PEBS_FRONTEND (0x3f7) raised #GP");
 	CHECK_EQ_U64(pmu.active, -1);
 	CHECK(pmu.available);
-	CHECK_EQ_U64(rec.w[rec.nw - 1].msr, MSR_IA32_PERFEVTSEL0 + 5);
+	CHECK_EQ_U64(rec.w[rec.nw - 1].msr, MSR_IA32_PERFEVTSEL0 + 6);
 	CHECK_EQ_U64(rec.w[rec.nw - 1].val, 0);
 }
 
@@ -428,7 +433,7 @@ static void test_zero_counters(void)
 	CHECK_EQ_U64(setup(&c), 0);
 	CHECK_EQ_U64(pmu_num_groups(&pmu), 1);
 	CHECK_EQ_U64(pmu.groups[0].nr, 2);
-	CHECK_EQ_U64(pmu.nr_missing, 6);
+	CHECK_EQ_U64(pmu.nr_missing, 7);
 	CHECK(is_missing(PMU_UOPS_DSB, "no general-purpose counter"));
 	CHECK(is_missing(PMU_BRANCH_MISSES, "no general-purpose counter"));
 }
@@ -472,7 +477,7 @@ static void test_unknown_intel(void)
 	CHECK_STR(ci.uarch_name, "unknown");
 	CHECK_EQ_U64(pmu_num_groups(&pmu), 1);
 	check_names(0, n0, 3);
-	CHECK_EQ_U64(pmu.nr_missing, 5);
+	CHECK_EQ_U64(pmu.nr_missing, 6);
 	CHECK(is_missing(PMU_L1I_MISSES, "architectural events only"));
 	CHECK(is_missing(PMU_FE_STALLS, "architectural events only"));
 
@@ -514,8 +519,9 @@ static void test_delta_wraps(void)
 	CHECK_STR(pmu_counter_name(99), "?");
 }
 
-/* Every listed microarchitecture has a table with all five events, and
- * the GP-only constraint never excludes every counter. */
+/* Every listed microarchitecture has a table with all five front-end
+ * events (Golden Cove a sixth: L2 code reads, for L1i lines), and the
+ * GP-only constraint never excludes every counter. */
 static void test_tables(void)
 {
 	static const enum cpu_uarch all[] = {
@@ -531,7 +537,10 @@ static void test_tables(void)
 
 		CHECK(t != NULL);
 		if (t) {
-			CHECK_EQ_U64(t->nr, 5);
+			bool glc = all[i] == UARCH_ALDERLAKE ||
+				   all[i] == UARCH_SAPPHIRERAPIDS;
+
+			CHECK_EQ_U64(t->nr, glc ? 6 : 5);
 			CHECK(t->source && t->source[0]);
 		}
 	}

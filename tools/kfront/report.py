@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from . import stats, svg
-from .results import counter_label, cost_counter
+from .results import counter_label, cost_counter, event_name
 
 RED = "\x1b[31;1m"
 RESET = "\x1b[0m"
@@ -248,6 +248,9 @@ def _counter_lines(results: dict[str, Any]) -> list[str]:
     c = results.get("counters") or {}
     measured = [counter_label(n) for n in c.get("measured", [])]
     out = ["Measured: " + (", ".join(measured) or "none")]
+    for name, ev in (c.get("events") or {}).items():
+        out.append(f"Event of {name}: {ev.get('event', '?')} "
+                   f"({ev.get('encoding', '?')})")
     by_reason: dict[str, list[str]] = {}
     for name, reason in (c.get("unavailable") or {}).items():
         by_reason.setdefault(reason, []).append(name)
@@ -293,6 +296,14 @@ def _variant_table(results: dict[str, Any]) -> Table:
     return Table(["variant", "compiler", "flags"], rows)
 
 
+def counter_heading(results: dict[str, Any], counter: str) -> str:
+    """A counter's label with the hardware event behind it, when a PMU
+    counted it: the same name means different events on different cores."""
+    event = event_name(results, counter)
+    label = counter_label(counter)
+    return f"{label} [{event}]" if event else label
+
+
 def build_document(results: dict[str, Any]) -> list[Section]:
     head = Section("kfront report", _alerts(results))
     head.blocks += _machine_lines(results) + _counter_lines(results)
@@ -300,8 +311,7 @@ def build_document(results: dict[str, Any]) -> list[Section]:
     sections = [head]
     base = results.get("baseline")
     for counter in counters_in(results):
-        label = counter_label(counter)
-        sec = Section(f"{label} per operation")
+        sec = Section(f"{counter_heading(results, counter)} per operation")
         note = f"Ratios are to {base}; {SIG_NOTE}. {AUTOCORR_NOTE}."
         if has_wire(results):
             note += " " + WIRE_NOTE
@@ -596,7 +606,7 @@ def terminal_table(results: dict[str, Any], color: bool) -> str:
                        block.text else block.text)
     for counter in counters_in(results):
         out.append("")
-        out.append(f"{counter_label(counter)} per operation "
+        out.append(f"{counter_heading(results, counter)} per operation "
                    f"(ratio to {results.get('baseline')}; {SIG_NOTE})")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
     if any(_autocorr_mark(c) for e in results["results"]

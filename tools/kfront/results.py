@@ -326,7 +326,8 @@ def build_results(run: Run, extra: dict[str, Any] | None = None
         "wire": begin.get("wire") if isinstance(begin.get("wire"), str)
         else None,
         "machine": machine,
-        "counters": {"measured": measured, "unavailable": unavailable},
+        "counters": {"measured": measured, "unavailable": unavailable,
+                     "events": _encodings(machine)},
         "variants": variants,
         "baseline": baseline,
         "results": entries,
@@ -368,6 +369,26 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
+def _encodings(machine: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Counter name -> {event, encoding}: the hardware event behind each
+    PMU counter, from the machine record (empty without a PMU). The same
+    name means different things on different cores (l1i_misses counts
+    64-byte tag misses on Skylake, retired instructions that missed on
+    Golden Cove), so reports always show it."""
+    pmu = machine.get("pmu") if isinstance(machine.get("pmu"), dict) else {}
+    enc = pmu.get("encodings") if isinstance(pmu.get("encodings"),
+                                             dict) else {}
+    return {str(k): {"event": str(v.get("event", "")),
+                     "encoding": str(v.get("encoding", ""))}
+            for k, v in enc.items() if isinstance(v, dict)}
+
+
+def event_name(results: dict[str, Any], counter: str) -> str:
+    """The hardware event behind a counter in these results, or ""."""
+    events = (results.get("counters") or {}).get("events") or {}
+    return str((events.get(counter) or {}).get("event", ""))
+
+
 def counter_label(name: str) -> str:
     """Human label of a counter; TSC is never passed off as core cycles."""
     labels = {
@@ -380,6 +401,7 @@ def counter_label(name: str) -> str:
         "uops_dsb": "uops from the decoded-uop cache",
         "uops_mite": "uops from the legacy decoders",
         "fe_stalls": "front-end stall cycles",
+        "l2_code_reads": "L2 code reads (L1i line fills)",
         "sim.l1i_misses": "simulated L1 I-cache misses",
         "vg.instructions": "instructions (callgrind)",
         "vg.i1_misses": "L1 I-cache misses (callgrind's cache simulator)",

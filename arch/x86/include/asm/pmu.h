@@ -20,6 +20,9 @@ enum pmu_counter_id {
 	PMU_UOPS_DSB,		/* "uops_dsb": from the decoded-uop/op cache */
 	PMU_UOPS_MITE,		/* "uops_mite": from the legacy decoders */
 	PMU_FE_STALLS,		/* "fe_stalls": cycles front end gave nothing */
+	PMU_L2_CODE_READS,	/* "l2_code_reads": L1i line fills asked of L2
+				 * (Golden Cove only, where l1i_misses counts
+				 * retired instructions, not lines) */
 	PMU_NR_COUNTERS,
 };
 
