@@ -3,6 +3,14 @@
  * (run 1 of every variant, then run 2, ...) so drift hits all alike,
  * once per counter group; statistics and one record per result.
  *
+ * Warm runs (the default): every counted run is preceded by one unmeasured
+ * call of the same variant with the same iteration count, so the sample
+ * measures that variant's code in a warm front end (L1i, uop cache, iTLB,
+ * BTB) and not the refill after the previous variant's code. The variant
+ * order is rotated from run to run (run_order) and recorded. state=cold
+ * drops the preceding call to measure the cold case deliberately; both
+ * runs the counted runs twice, warm then cold.
+ *
  * Every measured region is bracketed by fesim markers, so a run under the
  * front-end simulator attributes exactly the same instructions. */
 #include <kfront/compiler.h>
@@ -26,12 +34,16 @@ struct variant_state {
 	bool set_up;
 	bool failed;
 	u64 iters;
+	u32 clamped[COUNTERS_MAX];	/* samples that would have gone below 0 */
 };
 
 static u64 samples[HARNESS_MAX_VARIANTS][COUNTERS_MAX][HARNESS_MAX_RUNS];
 static u64 regions[HARNESS_MAX_VARIANTS][HARNESS_MAX_RUNS];
+static u8 positions[HARNESS_MAX_VARIANTS][HARNESS_MAX_RUNS];
 static u64 scratch[HARNESS_MAX_RUNS > CALIB_ROUNDS ? HARNESS_MAX_RUNS : CALIB_ROUNDS];
-static u64 overhead[COUNTERS_MAX];
+/* The empty region's cost per slot: its median (what is subtracted), and
+ * its spread and floor (reported). */
+static struct stats overhead[COUNTERS_MAX];
 static u64 region_seq;		/* regions begun: the next one's fesim seq */
 static u64 calib_first;		/* seq of the first calibration region */
 static struct variant_state vstate[HARNESS_MAX_VARIANTS];
@@ -68,12 +80,20 @@ static int noop_run(struct bench_ctx *ctx, u64 iters)
 
 static const struct bench_desc noop_bench = { .name = "empty", .run = noop_run };
 
+/*
+ * The cost of an empty region (a call of a no-op through the same measure()
+ * path), 101 times back to back. Its median is subtracted: like from like,
+ * since the harness's own code, the only code in an empty region, runs
+ * between every two counted runs and is as warm there as here, in warm and
+ * cold state alike (cold state makes the *variant's* code cold, which an
+ * empty region does not contain). The MAD and minimum are reported beside
+ * it, so the overhead's own spread is visible.
+ */
 void harness_calibrate(int nslots)
 {
 	static u64 vals[COUNTERS_MAX][CALIB_ROUNDS];
 	struct bench_ctx ctx = { 0 };
 	u64 d[COUNTERS_MAX];
-	struct stats st;
 
 	calib_first = region_seq;
 	for (int r = 0; r < CALIB_ROUNDS; r++) {
@@ -81,10 +101,8 @@ void harness_calibrate(int nslots)
 		for (int i = 0; i < nslots; i++)
 			vals[i][r] = d[i];
 	}
-	for (int i = 0; i < nslots; i++) {
-		stats_compute(vals[i], CALIB_ROUNDS, scratch, &st);
-		overhead[i] = st.min;	/* the floor: never over-subtract */
-	}
+	for (int i = 0; i < nslots; i++)
+		stats_compute(vals[i], CALIB_ROUNDS, scratch, &overhead[i]);
 }
 
 static void emit_error(const char *type, const struct harness_job *job, int v,
@@ -142,6 +160,17 @@ static void teardown_all(const struct harness_job *job)
 	}
 }
 
+/* Subtract, counting the samples that would go below zero (diff runs
+ * where 2N came out cheaper than N, a region cheaper than the median empty
+ * one): they are reported, never silently hidden. */
+static u64 sub_clamped(u64 a, u64 b, u32 *clamped)
+{
+	if (a >= b)
+		return a - b;
+	(*clamped)++;
+	return 0;
+}
+
 /* One run of variant v; the sample is the cost of iters operations. */
 static int run_once(const struct harness_job *job, const struct harness_config *cfg,
 		    int v, int nslots, u64 *out)
@@ -152,17 +181,18 @@ static int run_once(const struct harness_job *job, const struct harness_config *
 	int ret;
 
 	if (cfg->method == METHOD_DIFF) {
-		/* 2N minus N: fixed costs cancel exactly. */
+		/* 2N minus N: the fixed costs cancel when both runs start in
+		 * the same state, which the preceding warm call ensures. */
 		ret = measure(b, &vs->ctx, vs->iters, nslots, a);
 		if (!ret)
 			ret = measure(b, &vs->ctx, 2 * vs->iters, nslots, out);
 		for (int i = 0; !ret && i < nslots; i++)
-			out[i] = out[i] > a[i] ? out[i] - a[i] : 0;
+			out[i] = sub_clamped(out[i], a[i], &vs->clamped[i]);
 		return ret;
 	}
 	ret = measure(b, &vs->ctx, vs->iters, nslots, out);
 	for (int i = 0; i < nslots; i++)
-		out[i] = out[i] > overhead[i] ? out[i] - overhead[i] : 0;
+		out[i] = sub_clamped(out[i], overhead[i].median, &vs->clamped[i]);
 	return ret;
 }
 
@@ -215,11 +245,62 @@ static void check_run(const struct harness_job *job, const struct harness_config
 	(*failed)++;
 }
 
+/*
+ * The variant at position pos of counted run r: a cyclic shift by r,
+ * reversed on every other pass through the shifts. Every variant takes
+ * every position equally often, and with up to three variants all orders
+ * occur (six runs cover the 3! orders).
+ */
+int harness_run_order(int nvariants, u32 r, int pos)
+{
+	u32 shift = r % (u32)nvariants;
+	bool reverse = (r / (u32)nvariants) & 1;
+	u32 p = reverse ? (u32)(nvariants - 1 - pos) : (u32)pos;
+
+	return (int)((p + shift) % (u32)nvariants);
+}
+
+static bool budget_spent(const struct harness_job *job,
+			 const struct harness_config *cfg, u64 start,
+			 int *failed)
+{
+	if (budget_left(start, cfg))
+		return false;
+	for (int v = 0; v < job->nvariants; v++)
+		if (!vstate[v].failed) {
+			emit_error("timeout", job, v, "budget exceeded", cfg);
+			vstate[v].failed = true;
+			(*failed)++;
+		}
+	return true;
+}
+
+/* Counted run r of variant v: in the warm state, after one unmeasured
+ * call of its own. */
+static void counted_run(const struct harness_job *job,
+			const struct harness_config *cfg, int v, u32 r,
+			bool warm, int nslots, u64 start, int *failed)
+{
+	u64 out[COUNTERS_MAX];
+
+	if (warm) {
+		check_run(job, cfg, v, guarded(job, cfg, v, nslots, NULL,
+			  budget_left(start, cfg)), failed);
+		if (vstate[v].failed)
+			return;
+	}
+	regions[v][r] = region_seq;
+	check_run(job, cfg, v, guarded(job, cfg, v, nslots, out,
+		  budget_left(start, cfg)), failed);
+	for (int i = 0; i < nslots; i++)
+		samples[v][i][r] = out[i];
+}
+
 /* Warm-up and counted runs of one group; returns the runs completed. */
 static u32 run_group(const struct harness_job *job, const struct harness_config *cfg,
-		     int nslots, int *failed)
+		     int nslots, bool warm, int *failed)
 {
-	u64 out[COUNTERS_MAX], start = counters_tsc();
+	u64 start = counters_tsc();
 	u32 r;
 
 	for (u32 w = 0; w < cfg->warmup; w++)
@@ -228,23 +309,15 @@ static u32 run_group(const struct harness_job *job, const struct harness_config 
 				check_run(job, cfg, v, guarded(job, cfg, v, nslots, NULL,
 					  budget_left(start, cfg)), failed);
 	for (r = 0; r < cfg->runs; r++) {
-		if (!budget_left(start, cfg)) {
-			for (int v = 0; v < job->nvariants; v++)
-				if (!vstate[v].failed) {
-					emit_error("timeout", job, v, "budget exceeded", cfg);
-					vstate[v].failed = true;
-					(*failed)++;
-				}
+		if (budget_spent(job, cfg, start, failed))
 			break;
-		}
-		for (int v = 0; v < job->nvariants; v++) {
-			if (vstate[v].failed)
-				continue;
-			regions[v][r] = region_seq;
-			check_run(job, cfg, v, guarded(job, cfg, v, nslots, out,
-				  budget_left(start, cfg)), failed);
-			for (int i = 0; i < nslots; i++)
-				samples[v][i][r] = out[i];
+		for (int pos = 0; pos < job->nvariants; pos++) {
+			int v = harness_run_order(job->nvariants, r, pos);
+
+			positions[v][r] = (u8)pos;
+			if (!vstate[v].failed)
+				counted_run(job, cfg, v, r, warm, nslots, start,
+					    failed);
 		}
 	}
 	return r;
@@ -266,8 +339,41 @@ static void emit_counter(const char *name, const u64 *vals, u32 n, u64 iters)
 	rec_obj_end(&rec);
 }
 
+static void emit_overhead(const struct harness_config *cfg,
+			  const char **names, int nslots)
+{
+	bool diff = cfg->method == METHOD_DIFF;
+
+	rec_obj_begin(&rec, "overhead");
+	for (int i = 0; i < nslots; i++)
+		rec_u64(&rec, names[i], diff ? 0 : overhead[i].median);
+	rec_obj_end(&rec);
+	if (diff)
+		return;
+	rec_obj_begin(&rec, "overhead_spread");
+	for (int i = 0; i < nslots; i++) {
+		rec_obj_begin(&rec, names[i]);
+		rec_u64(&rec, "mad", overhead[i].mad);
+		rec_u64(&rec, "min", overhead[i].min);
+		rec_u64(&rec, "n", overhead[i].n);
+		rec_obj_end(&rec);
+	}
+	rec_obj_end(&rec);
+}
+
+static void emit_clamped(const struct variant_state *vs, const char **names,
+			 int nslots)
+{
+	rec_obj_begin(&rec, "clamped");
+	for (int i = 0; i < nslots; i++)
+		if (vs->clamped[i])
+			rec_u64(&rec, names[i], vs->clamped[i]);
+	rec_obj_end(&rec);
+}
+
 static void emit_result(const struct harness_job *job, const struct harness_config *cfg,
-			int v, int g, const char **names, int nslots, u32 runs)
+			int v, int g, const char **names, int nslots, u32 runs,
+			bool warm)
 {
 	struct variant_state *vs = &vstate[v];
 
@@ -284,10 +390,9 @@ static void emit_result(const struct harness_job *job, const struct harness_conf
 	rec_u64(&rec, "runs", runs);
 	rec_u64(&rec, "warmup", cfg->warmup);
 	rec_str(&rec, "method", cfg->method == METHOD_DIFF ? "diff" : "overhead");
-	rec_obj_begin(&rec, "overhead");
-	for (int i = 0; i < nslots; i++)
-		rec_u64(&rec, names[i], cfg->method == METHOD_DIFF ? 0 : overhead[i]);
-	rec_obj_end(&rec);
+	rec_str(&rec, "state", warm ? "warm" : "cold");
+	emit_overhead(cfg, names, nslots);
+	emit_clamped(vs, names, nslots);
 	rec_obj_begin(&rec, "counters");
 	for (int i = 0; i < nslots; i++)
 		emit_counter(names[i], samples[v][i], runs, vs->iters);
@@ -308,8 +413,32 @@ static void emit_result(const struct harness_job *job, const struct harness_conf
 	for (u32 r = 0; r < runs; r++)
 		rec_arr_u64(&rec, regions[v][r]);
 	rec_arr_end(&rec);
+	/* Where this variant ran in each counted run (0 = first). */
+	rec_arr_begin(&rec, "positions");
+	for (u32 r = 0; r < runs; r++)
+		rec_arr_u64(&rec, positions[v][r]);
+	rec_arr_end(&rec);
 	rec_hex(&rec, "digest", vs->ctx.digest);
 	rec_emit(&rec);
+}
+
+/* One counter group in one state (warm or cold): calibrate, run, emit. */
+static void measure_state(const struct harness_job *job,
+			  const struct harness_config *cfg, int g,
+			  const char **names, int nslots, bool warm,
+			  int *failed)
+{
+	u32 runs;
+
+	for (int v = 0; v < job->nvariants; v++)
+		memset(vstate[v].clamped, 0, sizeof(vstate[v].clamped));
+	counters_quiet_begin();
+	harness_calibrate(nslots);
+	runs = run_group(job, cfg, nslots, warm, failed);
+	counters_quiet_end();
+	for (int v = 0; v < job->nvariants; v++)
+		if (!vstate[v].failed)
+			emit_result(job, cfg, v, g, names, nslots, runs, warm);
 }
 
 int harness_run(const struct harness_job *job, const struct harness_config *cfg)
@@ -320,20 +449,16 @@ int harness_run(const struct harness_job *job, const struct harness_config *cfg)
 
 	for (int g = 0; g < counters_num_groups() && failed < job->nvariants; g++) {
 		int nslots = counters_group_names(g, names, COUNTERS_MAX);
-		u32 runs;
 
 		if (counters_start_group(g, err, sizeof(err))) {
 			printk("kfront: counter group %d failed: %s\n", g, err);
 			continue;
 		}
-		counters_quiet_begin();
-		harness_calibrate(nslots);
-		runs = run_group(job, cfg, nslots, &failed);
-		counters_quiet_end();
+		if (cfg->state != STATE_COLD)
+			measure_state(job, cfg, g, names, nslots, true, &failed);
+		if (cfg->state != STATE_WARM)
+			measure_state(job, cfg, g, names, nslots, false, &failed);
 		counters_stop();
-		for (int v = 0; v < job->nvariants; v++)
-			if (!vstate[v].failed)
-				emit_result(job, cfg, v, g, names, nslots, runs);
 	}
 	teardown_all(job);
 	return failed;

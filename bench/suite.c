@@ -57,6 +57,12 @@ static void emit_variants(void)
 	rec_arr_end(&rec);
 }
 
+/* Names of enum harness_state, in the order of the "state" parameter's
+ * choices "warm|cold|both" (kernel/params.c). */
+static const char *const state_names[] = {
+	[STATE_WARM] = "warm", [STATE_COLD] = "cold", [STATE_BOTH] = "both",
+};
+
 static void emit_suite_begin(const struct suite *s)
 {
 	rec_begin(&rec, "suite_begin");
@@ -75,6 +81,7 @@ static void emit_suite_begin(const struct suite *s)
 	rec_u64(&rec, "iters", s->cfg.iters);
 	rec_bool(&rec, "quick", s->cfg.quick);
 	rec_str(&rec, "method", s->cfg.method == METHOD_DIFF ? "diff" : "overhead");
+	rec_str(&rec, "state", state_names[s->cfg.state]);
 	rec_u64(&rec, "budget_ms", s->cfg.budget_ms);
 	rec_str(&rec, "bench", s->bench_sel);
 	rec_str(&rec, "variant", s->variant_sel);
@@ -106,6 +113,7 @@ static int configure(struct suite *s, const struct cmdline *cl)
 	s->cfg.warmup = (u32)cmdline_uint(cl, "warmup", quick ? 1 : 3);
 	s->cfg.iters = (u32)cmdline_uint(cl, "iters", 0);
 	s->cfg.method = (enum harness_method)cmdline_uint(cl, "method", METHOD_OVERHEAD);
+	s->cfg.state = (enum harness_state)cmdline_uint(cl, "state", STATE_WARM);
 	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms", quick ? 30000 : 120000);
 	s->bench_sel = cmdline_str(cl, "bench", "*");
 	s->variant_sel = cmdline_str(cl, "variant", "*");

@@ -16,6 +16,8 @@ const struct param_spec kfront_params[] = {
 	{ "quick", PARAM_FLAG, NULL, 0, 0, "short runs for a fast check" },
 	{ "method", PARAM_ENUM, "overhead|diff", 0, 0,
 	  "overhead: subtract the calibrated empty region; diff: N and 2N iterations" },
+	{ "state", PARAM_ENUM, "warm|cold|both", 0, 0,
+	  "warm: one unmeasured call of the same variant before each counted run; cold: none; both" },
 	{ "budget_ms", PARAM_UINT, NULL, 1, 3600000, "time budget per benchmark" },
 	{ "exit", PARAM_ENUM, "auto|halt|reboot|qemu", 0, 0,
 	  "how the run ends (auto: qemu under QEMU, else halt)" },

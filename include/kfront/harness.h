@@ -15,12 +15,21 @@ enum harness_method {
 	METHOD_DIFF,		/* runs of N and 2N iterations, difference */
 };
 
+/* Front-end state of a counted run (bench/harness.c). Order matches the
+ * "state" parameter's "warm|cold|both" (checked in bench/suite.c). */
+enum harness_state {
+	STATE_WARM,	/* one unmeasured call of the same variant first */
+	STATE_COLD,	/* straight after the previous variant's run */
+	STATE_BOTH,	/* warm runs, then cold runs, both reported */
+};
+
 struct harness_config {
 	u32 runs;
 	u32 warmup;
 	u32 iters;		/* 0: the benchmark's own default */
 	bool quick;
 	enum harness_method method;
+	enum harness_state state;
 	u64 budget_ms;
 	u32 footprint;		/* for BENCH_F_FOOTPRINT benchmarks */
 	bool has_footprint;
@@ -37,6 +46,8 @@ struct harness_job {
 int harness_run(const struct harness_job *job, const struct harness_config *cfg);
 /* Calibrate the cost of an empty region for the active counter group. */
 void harness_calibrate(int nslots);
+/* Variant at position pos of counted run r (the rotation rule). */
+int harness_run_order(int nvariants, u32 r, int pos);
 /* Regions begun so far (the fesim plugin numbers them the same way). */
 u64 harness_region_count(void);
 

@@ -31,6 +31,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='a variant table to build instead of bench/variants.ini')
     p.add_argument('--bench', metavar='GLOBS', help='benchmarks, e.g. "net.*,sched.ctxsw"')
     p.add_argument('--footprint', metavar='LIST', help='footprint sweep points, e.g. 0,16,64')
+    p.add_argument('--state', choices=('warm', 'cold', 'both'),
+                   help='front-end state of the counted runs: warm (default: one '
+                        'unmeasured call of the same variant first), cold (right '
+                        'after the previous variant), or both (docs/measurement.md)')
     p.add_argument('--sim', metavar='MODELS',
                    help='also simulate the front end (fesim plugin): skylake,zen4,...')
     p.add_argument('--wire', choices=sorted(qemu.NIC_DEVICES), metavar='NIC',
@@ -54,6 +58,8 @@ def kernel_args(args: argparse.Namespace) -> list[str]:
         out.append(f'bench={args.bench}')
     if args.footprint:
         out.append(f'footprint={args.footprint}')
+    if getattr(args, 'state', None):
+        out.append(f'state={args.state}')
     return out + list(args.extra)
 
 

@@ -54,7 +54,8 @@ class Comparison:
 
 
 def _key(e: dict[str, Any]) -> tuple[Any, ...]:
-    return (e["bench"], e.get("footprint"), e["variant"], e.get("group"))
+    return (e["bench"], e.get("footprint"), e["variant"], e.get("group"),
+            e.get("state"))
 
 
 def _ratio(a: dict[str, Any], b: dict[str, Any], counter: str

@@ -65,7 +65,7 @@ SEVERITY = {
     "digest_mismatch": "error",
     "duplicate": "warning", "order": "warning", "garbage": "warning",
     "status": "warning", "unknown": "warning", "stats_mismatch": "warning",
-    "zero_counter": "warning",
+    "zero_counter": "warning", "clamped": "warning",
     "panic_text": "note",
 }
 

@@ -138,6 +138,8 @@ AUTOCORR_NOTE = ("~ = runs of this series are correlated (|lag-1 "
 def bench_label(entry: dict[str, Any]) -> str:
     fp = entry.get("footprint")
     label = entry["bench"] if fp is None else f"{entry['bench']} @{fp}"
+    if entry.get("state") == "cold":
+        label += " (cold)"
     return label + " [wire]" if entry.get("wire") else label
 
 
@@ -164,7 +166,8 @@ def _mismatched(results: dict[str, Any]) -> set[tuple[str, str]]:
 
 def _digest_key(entry: dict[str, Any]) -> str:
     fp = entry.get("footprint")
-    return entry["bench"] if fp is None else f"{entry['bench']}@{fp}"
+    key = entry["bench"] if fp is None else f"{entry['bench']}@{fp}"
+    return key + " cold" if entry.get("state") == "cold" else key
 
 
 def counters_in(results: dict[str, Any]) -> list[str]:

@@ -130,6 +130,10 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         return None
     samples = _dict(p.get("samples"))
     reported = _dict(p.get("counters"))
+    for name, count in _dict(p.get("clamped")).items():
+        b.problem("clamped", rec.line, f"{bench} {variant}: {count} "
+                  f"sample(s) of {name} came out below zero (cheaper than "
+                  "the subtracted overhead or N-run) and were set to 0")
     counters: dict[str, Any] = {}
     for name in list(samples) + [n for n in reported if n not in samples]:
         values = _int_list(samples.get(name))
@@ -153,6 +157,13 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         "op": p.get("op"),
         "method": p.get("method"),
         "footprint": p.get("footprint"),
+        # Front-end state of the counted runs (records before it existed
+        # were cold: every run followed another variant's).
+        "state": p.get("state") if isinstance(p.get("state"), str)
+        else None,
+        "positions": _int_list(p.get("positions")),
+        "clamped": _dict(p.get("clamped")),
+        "overhead_spread": _dict(p.get("overhead_spread")),
         "iters": iters,
         "runs": p.get("runs"),
         "warmup": p.get("warmup"),
@@ -165,7 +176,8 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
 
 
 def _key(entry: dict[str, Any]) -> tuple[Any, ...]:
-    return (entry["bench"], entry["group"], entry["footprint"])
+    return (entry["bench"], entry["group"], entry["footprint"],
+            entry.get("state"))
 
 
 def _add_ratios(results: list[dict[str, Any]], baseline: str) -> None:
@@ -246,6 +258,8 @@ def _digests(b: _Builder, results: list[dict[str, Any]],
     for e in results:
         name = e["bench"] if e["footprint"] is None else \
             f"{e['bench']}@{e['footprint']}"
+        if e.get("state") == "cold":
+            name += " cold"
         per = table.setdefault(name, {})
         d = e["digest"]
         if e["variant"] in per and per[e["variant"]] != d:
