@@ -20,6 +20,7 @@
 #include <kfront/printk.h>
 #include <kfront/slab.h>
 #include <kfront/string.h>
+#include <kfront/svc_policy.h>
 #include <kfront/net/byteorder.h>
 #include <kfront/net/socket.h>
 
@@ -27,8 +28,12 @@
 #define DISCARD_PORT	9
 #define CONTROL_PORT	7777	/* "stats", "close" and "stop" datagrams */
 #define SVC_BUF		16384	/* per-connection echo buffer */
-#define SVC_BACKLOG	16
-#define SVC_MAX_CONNS	64
+/* The stack's queue of half-open and unaccepted connections. The loop
+ * drains it on every pass into its own table and wait queue, where each
+ * connection is counted; this only has to absorb a burst of SYNs that
+ * arrives within one pass. SYNs beyond it are dropped by the stack
+ * (TCP_LISTEN_OVERFLOW) and the peer sends them again. */
+#define SVC_LISTEN_BACKLOG 128
 #define UDP_MAX		1472	/* one Ethernet frame of payload */
 #define STOP_DRAIN_MS	200
 
@@ -41,6 +46,7 @@ struct svc_conn {
 	u32 len, off;		/* echo data waiting to go back */
 	bool eof;
 	u64 bytes_in, bytes_out;
+	struct svc_activity act;	/* for the idle timeout */
 	u8 buf[SVC_BUF];
 };
 
@@ -49,14 +55,12 @@ struct netserve {
 	struct sock *tcp_listen[2];	/* indexed by enum svc_kind */
 	struct sock *udp[2];
 	struct sock *control;
-	struct list_head conns;
-	u32 nconns;
+	struct list_head conns;		/* being served: stats.conns */
+	struct svc_waitq waitq;		/* accepted, waiting for a slot */
 	bool stop;
 	u64 tsc_hz, tsc0;
-	/* Totals for the summary. */
-	u64 tcp_accepted, tcp_closed, tcp_errors;
-	u64 tcp_bytes_in, tcp_bytes_out;
-	u64 udp_in, udp_out;
+	u64 idle_ms;			/* serve_idle_ms= */
+	struct svc_stats stats;		/* totals for control and summary */
 	u8 dgram[UDP_MAX];
 };
 
@@ -71,51 +75,118 @@ static struct sock *svc_socket(struct net_stack *net, int type, u16 port)
 	if (sock_create(net, type, &sk))
 		return NULL;
 	if (sock_bind(sk, &addr) ||
-	    (type == SOCK_STREAM && sock_listen(sk, SVC_BACKLOG))) {
+	    (type == SOCK_STREAM && sock_listen(sk, SVC_LISTEN_BACKLOG))) {
 		sock_close(sk);
 		return NULL;
 	}
 	return sk;
 }
 
-static void conn_end(struct netserve *ns, struct svc_conn *c, int err)
+static void conn_start(struct netserve *ns, struct svc_conn *c)
 {
-	printk("netserve: tcp %s from port %u: %llu bytes in, %llu out, %s%s\n",
+	struct tcp_sock *tp = tcp_sk(c->sk);
+
+	svc_activity_start(&c->act, tp->snd_una, tp->rcv_nxt, ns->net->now);
+	list_add_tail(&c->node, &ns->conns);
+	ns->stats.conns++;
+	ns->stats.accepted++;
+}
+
+static enum svc_end end_reason(int err)
+{
+	if (!err)
+		return SVC_END_CLOSED;
+	return err == -ECONNRESET ? SVC_END_PEER_RESET : SVC_END_ERROR;
+}
+
+static void conn_end(struct netserve *ns, struct svc_conn *c,
+		     enum svc_end why)
+{
+	printk("netserve: tcp %s from port %u: %llu bytes in, %llu out, %s\n",
 	       svc_names[c->kind], ntohs(c->sk->dport),
 	       (unsigned long long)c->bytes_in,
-	       (unsigned long long)c->bytes_out,
-	       err ? "error " : "closed", err ? (err == -ECONNRESET ?
-						 "ECONNRESET" : "") : "");
-	if (err)
-		ns->tcp_errors++;
-	ns->tcp_closed++;
-	/* After an error the socket is already closed: this frees it. A
-	 * clean end sends our FIN; the stack finishes the close alone. */
-	sock_close(c->sk);
+	       (unsigned long long)c->bytes_out, svc_end_name(why));
+	ns->stats.ended[why]++;
+	/* An idle connection is reset, not closed with a FIN: a FIN would
+	 * look to the client like the end of a complete echo (a silent
+	 * wrong result), and would hold the socket in FIN_WAIT until a
+	 * peer that may be dead or hostile answers. After an error the
+	 * socket is already closed: sock_close frees it. A clean end sends
+	 * our FIN; the stack finishes the close alone. */
+	if (why == SVC_END_IDLE)
+		sock_abort(c->sk);
+	else
+		sock_close(c->sk);
 	list_del(&c->node);
-	ns->nconns--;
+	ns->stats.conns--;
 	kfree(c);
+}
+
+/* Refused connections are reset ("connection reset" at once, not a hang
+ * until some timeout) and counted by reason. */
+static void conn_refuse(struct netserve *ns, struct sock *sk,
+			enum svc_refuse why)
+{
+	printk("netserve: tcp refused from port %u: %s\n", ntohs(sk->dport),
+	       svc_refuse_name(why));
+	sock_abort(sk);
+	ns->stats.refused[why]++;
+}
+
+/* Freed slots go to the waiting connections first, oldest first. */
+static void svc_promote_waiting(struct netserve *ns)
+{
+	while (ns->stats.conns < SVC_MAX_CONNS && ns->waitq.len) {
+		conn_start(ns, svc_waitq_pop(&ns->waitq));
+		ns->stats.waiting--;
+	}
+}
+
+static void svc_admit(struct netserve *ns, struct sock *child,
+		      enum svc_kind kind)
+{
+	enum svc_admit admit = svc_admit_decide(ns->stats.conns,
+						ns->waitq.len);
+	struct svc_conn *c;
+
+	if (admit == SVC_ADMIT_REFUSE) {
+		conn_refuse(ns, child, SVC_REFUSE_FULL);
+		return;
+	}
+	c = kzalloc(sizeof(*c));
+	if (!c) {
+		conn_refuse(ns, child, SVC_REFUSE_NO_MEMORY);
+		return;
+	}
+	sock_set_nodelay(child, true);
+	c->sk = child;
+	c->kind = kind;
+	if (admit == SVC_ADMIT_SERVE) {
+		conn_start(ns, c);
+		return;
+	}
+	/* Its data waits in the stack's receive buffer, flow-controlled by
+	 * the window; its idle clock starts when it gets a slot. */
+	svc_waitq_push(&ns->waitq, c);
+	ns->stats.waiting++;
+	ns->stats.queued++;
 }
 
 static void svc_accept(struct netserve *ns, enum svc_kind kind)
 {
 	struct sock *child;
 
-	while (!sock_accept(ns->tcp_listen[kind], &child)) {
-		struct svc_conn *c;
+	while (!sock_accept(ns->tcp_listen[kind], &child))
+		svc_admit(ns, child, kind);
+}
 
-		if (ns->nconns >= SVC_MAX_CONNS ||
-		    !(c = kzalloc(sizeof(*c)))) {
-			sock_abort(child);	/* overloaded: refuse loudly */
-			continue;
-		}
-		sock_set_nodelay(child, true);
-		c->sk = child;
-		c->kind = kind;
-		list_add_tail(&c->node, &ns->conns);
-		ns->nconns++;
-		ns->tcp_accepted++;
-	}
+/* A connection with no progress either way for idle_ms is cut. */
+static bool conn_idle(struct netserve *ns, struct svc_conn *c)
+{
+	struct tcp_sock *tp = tcp_sk(c->sk);
+
+	return svc_activity_idle(&c->act, tp->snd_una, tp->rcv_nxt,
+				 ns->net->now, ns->idle_ms);
 }
 
 /* Moves what it can; returns 0, or -errno when the connection is over
@@ -130,7 +201,7 @@ static int conn_service(struct netserve *ns, struct svc_conn *c)
 		n = sock_recv(c->sk, c->buf, SVC_BUF);
 		if (n > 0) {
 			c->bytes_in += (u64)n;
-			ns->tcp_bytes_in += (u64)n;
+			ns->stats.tcp_in += (u64)n;
 			if (c->kind == SVC_ECHO)
 				c->len = (u32)n;
 		} else if (n == 0) {
@@ -144,7 +215,7 @@ static int conn_service(struct netserve *ns, struct svc_conn *c)
 		if (n > 0) {
 			c->off += (u32)n;
 			c->bytes_out += (u64)n;
-			ns->tcp_bytes_out += (u64)n;
+			ns->stats.tcp_out += (u64)n;
 			if (c->off == c->len)
 				c->off = c->len = 0;
 		} else if (n != -EAGAIN) {
@@ -158,6 +229,7 @@ static void tcp_service_all(struct netserve *ns)
 {
 	struct list_head *pos, *tmp;
 
+	svc_promote_waiting(ns);
 	for (int k = SVC_ECHO; k <= SVC_DISCARD; k++) {
 		if (ns->tcp_listen[k])
 			svc_accept(ns, (enum svc_kind)k);
@@ -167,7 +239,9 @@ static void tcp_service_all(struct netserve *ns)
 		int rc = conn_service(ns, c);
 
 		if (rc)
-			conn_end(ns, c, rc > 0 ? 0 : rc);
+			conn_end(ns, c, end_reason(rc > 0 ? 0 : rc));
+		else if (conn_idle(ns, c))
+			conn_end(ns, c, SVC_END_IDLE);
 	}
 }
 
@@ -178,10 +252,10 @@ static void udp_service(struct netserve *ns, enum svc_kind kind)
 
 	while ((n = sock_recvfrom(ns->udp[kind], ns->dgram, UDP_MAX,
 				  &from)) >= 0) {
-		ns->udp_in++;
+		ns->stats.udp_in++;
 		if (kind == SVC_ECHO &&
 		    sock_sendto(ns->udp[kind], ns->dgram, (size_t)n, &from) >= 0)
-			ns->udp_out++;
+			ns->stats.udp_out++;
 	}
 }
 
@@ -195,9 +269,18 @@ static void close_all(struct netserve *ns)
 		list_entry(pos, struct svc_conn, node)->eof = true;
 }
 
+/* Copies the stack's count of SYNs dropped over the listen backlog
+ * into the totals: those connections were never accepted, and the peer
+ * retries them (so this counts segments, not connection attempts). */
+static const struct svc_stats *svc_stats_now(struct netserve *ns)
+{
+	ns->stats.syn_dropped = ns->net->drops[NET_DROP_TCP_LISTEN_OVERFLOW];
+	return &ns->stats;
+}
+
 static void control_service(struct netserve *ns)
 {
-	char reply[256];
+	char reply[512];
 	struct sockaddr_in from;
 	ssize_t n;
 
@@ -212,18 +295,9 @@ static void control_service(struct netserve *ns)
 			ns->stop = true;
 		else if (!strcmp((char *)ns->dgram, "close"))
 			close_all(ns);
-		len = snprintf(reply, sizeof(reply),
-			       "conns %u accepted %llu closed %llu errors %llu "
-			       "tcp_in %llu tcp_out %llu udp_in %llu udp_out %llu%s",
-			       ns->nconns,
-			       (unsigned long long)ns->tcp_accepted,
-			       (unsigned long long)ns->tcp_closed,
-			       (unsigned long long)ns->tcp_errors,
-			       (unsigned long long)ns->tcp_bytes_in,
-			       (unsigned long long)ns->tcp_bytes_out,
-			       (unsigned long long)ns->udp_in,
-			       (unsigned long long)ns->udp_out,
-			       ns->stop ? " stopping" : "");
+		len = svc_stats_format(reply, sizeof(reply), svc_stats_now(ns));
+		len += snprintf(reply + len, sizeof(reply) - (size_t)len, "%s",
+				ns->stop ? " stopping" : "");
 		sock_sendto(ns->control, reply, (size_t)len, &from);
 	}
 }
@@ -287,13 +361,17 @@ static void netserve_summary(struct netserve *ns)
 {
 	struct net_device *dev = ns->net->dev;
 
+	const struct svc_stats *st = svc_stats_now(ns);
+	char line[512];
+
 	printk("netserve: summary: tcp %llu connections (%llu errors), "
 	       "%llu bytes in, %llu out; udp %llu datagrams in, %llu out\n",
-	       (unsigned long long)ns->tcp_accepted,
-	       (unsigned long long)ns->tcp_errors,
-	       (unsigned long long)ns->tcp_bytes_in,
-	       (unsigned long long)ns->tcp_bytes_out,
-	       (unsigned long long)ns->udp_in, (unsigned long long)ns->udp_out);
+	       (unsigned long long)st->accepted,
+	       (unsigned long long)svc_stats_errors(st),
+	       (unsigned long long)st->tcp_in, (unsigned long long)st->tcp_out,
+	       (unsigned long long)st->udp_in, (unsigned long long)st->udp_out);
+	svc_stats_format(line, sizeof(line), st);
+	printk("netserve: accounting: %s\n", line);
 	printk("netserve: %s: rx %llu frames %llu bytes, tx %llu frames "
 	       "%llu bytes, rx dropped %llu, tx busy %llu; tcp retrans %llu, "
 	       "out of order %llu, drops %llu\n", dev->name,
@@ -333,6 +411,8 @@ int netserve_main(const struct cmdline *cl)
 	}
 	ns.tsc0 = counters_tsc();
 	INIT_LIST_HEAD(&ns.conns);
+	svc_waitq_init(&ns.waitq);
+	ns.idle_ms = cmdline_uint(cl, "serve_idle_ms", SVC_IDLE_MS_DEFAULT);
 	ns.net = net_stack_create(&cfg);
 	if (!ns.net)
 		return EXIT_NO_MEMORY;
@@ -344,6 +424,9 @@ int netserve_main(const struct cmdline *cl)
 		       cmdline_str(cl, "serve", ""));
 		return EXIT_USAGE;
 	}
+	printk("netserve: %u connections at once, %u more wait, idle "
+	       "timeout %llu ms\n", SVC_MAX_CONNS, SVC_WAIT_MAX,
+	       (unsigned long long)ns.idle_ms);
 	printk("netserve: ready\n");
 	while (!ns.stop) {
 		netserve_tick(&ns);

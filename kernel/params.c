@@ -23,6 +23,8 @@ const struct param_spec kfront_params[] = {
 	  "how the run ends (auto: qemu under QEMU, else halt)" },
 	{ "serve", PARAM_STR, NULL, 0, 0,
 	  "network services on a real NIC: echo,discard[,control]; never returns until stopped" },
+	{ "serve_idle_ms", PARAM_UINT, NULL, 100, 3600000,
+	  "serve=: a TCP connection with no data either way for this long is reset (default 5000)" },
 	{ "ip", PARAM_STR, NULL, 0, 0,
 	  "IPv4 address of the real NIC: ADDR/PREFIX (default 10.0.2.15/24)" },
 	{ "gw", PARAM_STR, NULL, 0, 0, "IPv4 default gateway (e.g. 10.0.2.2)" },

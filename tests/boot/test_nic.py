@@ -67,7 +67,7 @@ def pattern(size: int, seed: int = 0) -> bytes:
 class Kfront:
     """kfront booted in the background with one NIC and the services."""
 
-    def __init__(self, nic: str) -> None:
+    def __init__(self, nic: str, extra_args: tuple[str, ...] = ()) -> None:
         self.nic = nic
         self.tcp = free_port()          # -> guest 7 (tcp and udp)
         self.discard = free_port()      # -> guest 9
@@ -78,7 +78,7 @@ class Kfront:
         self.cfg = qemu.BootConfig(
             iso=paths.iso_path(), timeout=BOOT_TIMEOUT,
             kernel_args=['serve=echo,discard,control', 'ip=10.0.2.15/24', 'gw=10.0.2.2',
-                         f'nic={nic}'],
+                         f'nic={nic}', *extra_args],
             extra_qemu_args=qemu.nic_qemu_args(nic, forwards))
         self.ready = threading.Event()
         self.out = bytearray()
@@ -125,6 +125,14 @@ class Kfront:
 
     def text(self) -> str:
         return self.out.decode(errors='replace')
+
+    def accounting(self) -> dict[str, int]:
+        """The counters of the summary's accounting line."""
+        line = re.search(r'netserve: accounting: (.*)', self.text())
+        if not line:
+            raise AssertionError('no accounting line in the summary')
+        words = line.group(1).split()
+        return {k: int(v) for k, v in zip(words[0::2], words[1::2])}
 
 
 def echo_transfer(port: int, data: bytes, half_close: bool = True) -> bytes:
@@ -337,3 +345,226 @@ class VirtioNet(NicInterop, unittest.TestCase):
 
 class E1000(NicInterop, unittest.TestCase):
     NIC = 'e1000'
+
+
+def stats_delta(after: dict[str, int], before: dict[str, int]) -> dict[str, int]:
+    return {k: after[k] - before.get(k, 0) for k in after}
+
+
+def refused_total(st: dict[str, int]) -> int:
+    return st['refused_full'] + st['refused_nomem']
+
+
+def was_reset(s: socket.socket) -> bool:
+    """True once kfront has reset (or closed) the connection: slirp passes
+    a reset on as a reset or as a plain close of its host socket."""
+    try:
+        return s.recv(16) == b''
+    except (ConnectionResetError, BrokenPipeError):
+        return True
+
+
+class Overload(unittest.TestCase):
+    """Hostile load on one boot with a short idle timeout: silent clients
+    that would hold every slot, a burst of more connects than slots, and
+    slow clients that must survive the timeout."""
+    NIC = 'virtio'
+    IDLE_MS = 3000
+    MAX_CONNS, WAIT_MAX = 64, 16        # kernel/svc_policy.h
+    kf: Kfront
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.kf = Kfront(cls.NIC, (f'serve_idle_ms={cls.IDLE_MS}',))
+        cls.kf.start()
+        cls.idle_cut = 0            # idle closes the tests caused
+        cls.refused = 0             # refusals the tests saw
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        res = cls.kf.stop()
+        if res.status != 0:
+            raise AssertionError(f'kfront exited {res.status}:\n{cls.kf.text()[-3000:]}')
+        acc = cls.kf.accounting()
+        print(f'\n  [overload] accounting: {acc}')
+        # The summary at the end tells the same story as the host saw.
+        assert acc['idle'] == cls.idle_cut, (acc, cls.idle_cut)
+        assert refused_total(acc) == cls.refused, (acc, cls.refused)
+        assert acc['conns'] == acc['waiting'] == 0, acc
+
+    def settled(self, timeout: float = 20.0) -> dict[str, int]:
+        """Stats once nothing is open or waiting any more."""
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.kf.stats()
+            if st['conns'] == 0 and st['waiting'] == 0:
+                return st
+            if time.monotonic() > deadline:
+                self.fail(f'connections left open: {st}')
+            time.sleep(0.1)
+
+    def wait_stats(self, want: dict[str, int], timeout: float = 15.0) -> dict[str, int]:
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.kf.stats()
+            if all(st[k] == v for k, v in want.items()):
+                return st
+            if time.monotonic() > deadline:
+                self.fail(f'wanted {want}, kfront has {st}')
+            time.sleep(0.05)
+
+    def test_1_slow_clients_survive(self) -> None:
+        """One byte a second for over twice the idle timeout: to echo
+        (both directions move) and to discard (only ours moves)."""
+        before = self.settled()
+        beats = 2 * self.IDLE_MS // 1000 + 2
+        with socket.create_connection((HOST, self.kf.tcp), timeout=IO_TIMEOUT) as echo, \
+                socket.create_connection((HOST, self.kf.discard), timeout=IO_TIMEOUT) as sink:
+            for sock in (echo, sink):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            for i in range(beats):
+                byte = bytes([65 + i])
+                echo.sendall(byte)
+                sink.sendall(byte)
+                self.assertEqual(echo.recv(16), byte, f'echo beat {i}')
+                time.sleep(1.0)
+            self.assertEqual(self.kf.stats()['idle'], before['idle'],
+                             'a slow but steady client was cut')
+            echo.shutdown(socket.SHUT_WR)
+            self.assertEqual(echo.recv(16), b'')
+        after = stats_delta(self.settled(), before)
+        self.assertEqual(after['idle'], 0)
+
+    def connect_counted(self, before: dict[str, int], n: int) -> socket.socket:
+        """Connects and waits until kfront has taken the connection into
+        its table or wait queue: QEMU's slirp accepts host connections
+        through a listen backlog of one, so connects made at once reach
+        kfront over seconds (each overflow costs the client a SYN
+        retransmission), which would spread silent clients over more
+        than the idle timeout."""
+        s = socket.create_connection((HOST, self.kf.tcp), timeout=IO_TIMEOUT)
+        deadline = time.monotonic() + IO_TIMEOUT
+        while True:
+            st = stats_delta(self.kf.stats(), before)
+            if st['accepted'] + st['waiting'] + refused_total(st) >= n:
+                return s
+            if time.monotonic() > deadline:
+                s.close()
+                self.fail(f'connection {n} never reached kfront: {st}')
+            time.sleep(0.01)
+
+    def test_2_silent_clients_time_out(self) -> None:
+        """More silent clients than slots: the table fills, the rest
+        wait; after the idle timeout they are reset and counted, and a
+        newcomer gets served."""
+        before = self.settled()
+        extra = 4
+        silent: list[socket.socket] = []
+        try:
+            for i in range(self.MAX_CONNS + extra):
+                silent.append(self.connect_counted(before, i + 1))
+            full = stats_delta(self.kf.stats(), before)
+            self.assertEqual(full['idle'], 0, f'cut before the table was full: {full}')
+            self.assertEqual((full['conns'], full['waiting']), (self.MAX_CONNS, extra), full)
+            start = time.monotonic()
+            with socket.create_connection((HOST, self.kf.tcp), timeout=IO_TIMEOUT) as late:
+                late.sendall(b'late')
+                self.assertEqual(late.recv(16), b'late', 'the newcomer was never served')
+                took = time.monotonic() - start
+                st = stats_delta(self.kf.stats(), before)
+                # Its slot came from an idle cut, after the 4 ahead of it.
+                self.assertGreaterEqual(st['idle'], extra + 1, st)
+            print(f'\n  [overload] newcomer served after {took:.1f} s '
+                  f'(idle timeout {self.IDLE_MS} ms)')
+            for i, s in enumerate(silent[:self.MAX_CONNS]):
+                self.assertTrue(was_reset(s), f'silent client {i} still open')
+        finally:
+            for s in silent:
+                s.close()
+        after = stats_delta(self.settled(), before)
+        # The waiting ones got slots and were cut too, unless our close
+        # came first; the newcomer closed cleanly.
+        self.assertGreaterEqual(after['idle'], self.MAX_CONNS, after)
+        self.assertEqual(after['idle'] + after['closed_clean'], self.MAX_CONNS + extra + 1,
+                         after)
+        self.assertEqual(after['accepted'], self.MAX_CONNS + extra + 1, after)
+        self.assertEqual(after['queued'], extra + 1, after)
+        self.assertEqual(refused_total(after), 0, after)
+        type(self).idle_cut += after['idle']
+
+    def test_3_burst(self) -> None:
+        """More connects than slots and queue while every slot is busy:
+        each connect is either served or refused, and kfront's counters
+        add up to the attempts. The served clients keep their slots busy
+        (a byte a second, well inside the idle timeout) until
+        every connect has either a slot or an answer, then leave, so the
+        waiting ones get served."""
+        over = 8
+        attempts = self.MAX_CONNS + self.WAIT_MAX + over
+        before = self.settled()
+        outcome: list[str] = [''] * attempts
+        release = threading.Event()
+        # QEMU's slirp accepts host connections through a listen backlog
+        # of one: more connects in flight only overflow this machine's
+        # accept queue and back off for seconds. Two at a time is as fast
+        # as slirp takes them; kfront still sees far more than it can
+        # serve, faster than slots free.
+        in_flight = threading.Semaphore(2)
+
+        def hold(s: socket.socket) -> None:
+            while not release.wait(1.0):
+                s.sendall(b'.')
+                if s.recv(16) != b'.':
+                    raise ConnectionError('keep-alive byte not echoed')
+
+        def client(i: int) -> None:
+            msg = f'burst {i}'.encode()
+            try:
+                with in_flight:
+                    s = socket.create_connection((HOST, self.kf.tcp), timeout=IO_TIMEOUT)
+                with s:
+                    s.sendall(msg)
+                    got = b''
+                    while len(got) < len(msg):
+                        chunk = s.recv(64)
+                        if not chunk:
+                            break
+                        got += chunk
+                    if got == msg:
+                        outcome[i] = 'served'
+                        hold(s)
+                    else:
+                        outcome[i] = 'refused' if not got else f'wrong {got!r}'
+            except (ConnectionResetError, BrokenPipeError):
+                outcome[i] = outcome[i] or 'refused'
+            except OSError as e:
+                outcome[i] = f'failed: {e}'
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(attempts)]
+        start = time.monotonic()
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 60.0
+        while (sum(1 for o in outcome if o) < attempts - self.WAIT_MAX
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
+        busy = stats_delta(self.kf.stats(), before)
+        full_after = time.monotonic() - start
+        release.set()
+        for t in threads:
+            t.join(60.0)
+        served, refused = outcome.count('served'), outcome.count('refused')
+        odd = [o for o in outcome if o not in ('served', 'refused')]
+        self.assertEqual(odd, [], 'connects neither served nor refused')
+        after = stats_delta(self.settled(), before)
+        print(f'\n  [overload] burst of {attempts}: {served} served, {refused} refused '
+              f'in {time.monotonic() - start:.1f} s (all answered or waiting '
+              f'after {full_after:.1f} s); kfront: {after["accepted"]} accepted '
+              f'({after["queued"]} after waiting), {refused_total(after)} refused, '
+              f'{after["syn_dropped"]} SYNs dropped and retried')
+        self.assertEqual((busy['conns'], busy['waiting']), (self.MAX_CONNS, self.WAIT_MAX), busy)
+        self.assertEqual(after['accepted'], served, after)
+        self.assertEqual(refused_total(after), refused, after)
+        self.assertEqual(after['accepted'] + refused_total(after), attempts, after)
+        self.assertEqual(refused, over, after)
+        self.assertEqual(after['idle'], 0, after)
+        type(self).refused += refused
