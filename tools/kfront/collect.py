@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, Protocol
 
-from .records import LogParser, ParseResult, Problem, Run
+from .records import BadLine, LogParser, ParseResult, Problem, Run
 
 READ_CHUNK = 64 * 1024
 DEFAULT_BAUD = 115200
@@ -59,8 +59,9 @@ class LineSource(Protocol):
 
     name: str
 
-    def lines(self) -> Iterator[bytes]:
-        """The console's lines in order, line ends included or not."""
+    def lines(self) -> Iterator[bytes | BadLine]:
+        """The console's lines in order, line ends included or not; a
+        line the source could not read is a BadLine at its place."""
         ...
 
 
@@ -191,7 +192,8 @@ def open_source(path: Path,
     raise CollectError(f"{path}: not a format kfront can collect from")
 
 
-def collect_lines(lines: Iterable[bytes | str], source: str) -> CollectResult:
+def collect_lines(lines: Iterable[bytes | str | BadLine],
+                  source: str) -> CollectResult:
     """Parse a console log given as lines into runs and problems."""
     parser = LogParser()
     for raw in lines:
