@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .collect import CollectError, split_lines, _read_chunks
 from .records import BadLine
@@ -182,6 +182,28 @@ def damaged_entry(text: str, why: str) -> BadLine:
     return BadLine('bad_entry', f'not a LAVA log entry ({why}){lost}', seq)
 
 
+def console_line(raw: bytes) -> bytes | BadLine:
+    """The console line one line of a LAVA log holds: b'' for blank lines
+    and the dispatcher's own entries, a BadLine for a damaged line."""
+    text = raw.decode('utf-8', errors='replace').rstrip('\r')
+    if not text.strip():
+        return b''
+    try:
+        entry = parse_entry(text)
+    except LavaLogError as exc:
+        return damaged_entry(text, str(exc))
+    if entry.get('lvl') != 'target' or not isinstance(entry.get('msg'), str):
+        return b''
+    return console_text(str(entry['msg'])).encode('utf-8', errors='replace')
+
+
+def console_lines(lines: Iterable[bytes]) -> Iterator[bytes | BadLine]:
+    """The console lines of a LAVA log given as its lines, one out per
+    line in, so line numbers stay those of the YAML file."""
+    for raw in lines:
+        yield console_line(raw)
+
+
 @dataclass
 class LavaLogSource:
     """The console lines of a LAVA job log (one line out per YAML line)."""
@@ -196,20 +218,7 @@ class LavaLogSource:
     def lines(self) -> Iterator[bytes | BadLine]:
         try:
             with open(self.path, 'rb') as fh:
-                for number, raw in enumerate(split_lines(_read_chunks(fh)), 1):
-                    yield self._console_line(raw, number)
+                yield from console_lines(split_lines(_read_chunks(fh)))
         except OSError as exc:
             raise CollectError(f'cannot read {self.path}: '
                                f'{exc.strerror or exc}') from None
-
-    def _console_line(self, raw: bytes, number: int) -> bytes | BadLine:
-        text = raw.decode('utf-8', errors='replace').rstrip('\r')
-        if not text.strip():
-            return b''
-        try:
-            entry = parse_entry(text)
-        except LavaLogError as exc:
-            return damaged_entry(text, str(exc))
-        if entry.get('lvl') != 'target' or not isinstance(entry.get('msg'), str):
-            return b''
-        return console_text(str(entry['msg'])).encode('utf-8', errors='replace')
