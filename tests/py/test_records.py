@@ -91,6 +91,14 @@ class TestParseLine(unittest.TestCase):
         long_line = b"#KF1 1 00000000 {" + b"x" * (records.MAX_LINE + 10)
         self.assertEqual(records.parse_line(long_line).kind, "malformed")
 
+    def test_deeply_nested_payload_is_malformed(self) -> None:
+        # A forged line (valid CRC) nested deeper than json follows used to
+        # raise RecursionError.
+        line = make_line(1, '{"t":"result","x":' + "[" * 100000 + "]}")
+        bad = parse_lines([make_line(0, {"t": "suite_begin"}), line])
+        self.assertEqual([(p.kind, p.line) for p in bad.problems],
+                         [("incomplete", 2), ("malformed", 2)])
+
     def test_nul_padding_and_crlf(self) -> None:
         line = b"\x00\x00" + make_line(0, begin()).encode() + b"\r\n"
         self.assertIsInstance(records.parse_line(line), Record)

@@ -272,7 +272,9 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
                        f"expected, line has {actual:08x}", seq)
     try:
         obj = json.loads(payload.decode("ascii"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # RecursionError: a payload nested deeper than json can follow
+        # (the CRC is easy to forge; the kernel never nests that deep).
         reason = str(exc).split(":")[0]
         return BadLine("malformed", f"record seq {seq}: payload is not "
                        f"ASCII JSON ({_short(reason, 40)})", seq)
