@@ -79,7 +79,7 @@ def split_at_cr(line: bytes) -> list[bytes]:
     core = line.strip(_EDGE)
     if b"\r" not in core:
         return [line]
-    start = line.index(core)
+    start = len(line) - len(line.lstrip(_EDGE))
     parts = core.split(b"\r")
     parts[0] = line[:start] + parts[0]
     parts[-1] += line[start + len(core):]
