@@ -66,6 +66,20 @@ class TestCommands(unittest.TestCase):
                             "--out", str(self.out / "d")])
         self.assertEqual(status, 1)
 
+    def test_collect_log_concatenated_with_itself(self) -> None:
+        # Before the fix: two complete runs, exit 0, results counted twice.
+        data = (FIXTURES / "real_quick.log").read_bytes()
+        log = self.out / "twice.log"
+        log.write_bytes(data + data)
+        status, out, err = run(["collect", str(log), "--out",
+                                str(self.out / "r"), "--no-report"])
+        self.assertEqual(status, 1)
+        self.assertIn("twice.log:44: error: duplicate_run:", err)
+        self.assertIn("run 2: ", out)
+        self.assertIn("DUPLICATE of run 1", out)
+        self.assertTrue((self.out / "r" / "run-1" / "results.json").is_file())
+        self.assertFalse((self.out / "r" / "run-2").exists())
+
     def test_usage_and_io_errors(self) -> None:
         status, _, err = run(["collect"])
         self.assertEqual(status, 2)

@@ -6,6 +6,7 @@ live serial reader (through a pseudo-terminal)."""
 import json
 import os
 import threading
+import time
 import tty
 import unittest
 from pathlib import Path
@@ -78,6 +79,39 @@ class TestInputLayer(unittest.TestCase):
                                             for i in range(len(data))))
         self.assertEqual(whole, bytewise)
         self.assertEqual(list(collect.split_lines([b"a\nb"])), [b"a", b"b"])
+
+    def test_lone_carriage_return_ends_a_line(self) -> None:
+        # An old terminal capture ends every line with \r only: before the
+        # fix it was one line and not a record was recovered.
+        data = (FIXTURES / "real_quick.log").read_bytes()
+        plain = collect.collect_lines(collect.split_lines([data]), "lf")
+        cr_only = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r")
+        got = collect.collect_lines(collect.split_lines([cr_only]), "cr")
+        self.assertTrue(got.clean, got.problems)
+        self.assertEqual([(r.seq, r.raw) for r in got.runs[0].records],
+                         [(r.seq, r.raw) for r in plain.runs[0].records])
+        bytewise = list(collect.split_lines(
+            cr_only[i:i + 1] for i in range(len(cr_only))))
+        self.assertEqual(bytewise, list(collect.split_lines([cr_only])))
+
+    def test_crlf_stays_one_line_end(self) -> None:
+        self.assertEqual(list(collect.split_lines([b"a\r\nb\r", b"\nc\r"])),
+                         [b"a\r", b"b\r", b"c\r"])
+        # \r next to \n (before or after it) and NUL padding split nothing,
+        # so the line numbers of a \r\n log stay those an editor shows.
+        self.assertEqual(list(collect.split_lines([b"\r\x00a\r\r\n\rb"])),
+                         [b"\r\x00a\r\r", b"\rb"])
+        self.assertEqual(list(collect.split_lines([b"a\rb\r\rc\n"])),
+                         [b"a", b"b", b"", b"c"])
+
+    def test_long_line_is_linear(self) -> None:
+        # 32 MiB without a line end in 64 KiB chunks: rescanning the whole
+        # buffer per chunk (the old split) took minutes.
+        chunk = b"x" * collect.READ_CHUNK
+        start = time.monotonic()
+        lines = list(collect.split_lines(chunk for _ in range(512)))
+        self.assertLess(time.monotonic() - start, 5.0)
+        self.assertEqual([len(x) for x in lines], [512 * len(chunk)])
 
     def test_collect_lines_accepts_str(self) -> None:
         text = (FIXTURES / "clean.log").read_bytes().decode("utf-8",

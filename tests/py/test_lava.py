@@ -330,6 +330,35 @@ class TestLavaLogs(unittest.TestCase):
         self.assertEqual(comparable(wrapped[0]), comparable(plain[0]))
         self.assertEqual(wrapped[0]['problems'], [])
 
+    def test_damaged_entries_keep_the_records_around_them(self) -> None:
+        # Before the fix the first damaged YAML line aborted the whole
+        # collection (CollectError, or an IndexError for "{a:").
+        clean = collect.collect_file(FIXTURES / 'real_quick.lava.yaml')
+        lines = (FIXTURES / 'real_quick.lava.yaml').read_bytes().split(b'\n')
+        lines[11] = lines[11][:80]                   # seq 2, cut in the string
+        lines[15] = b'- {"dt": "x", "lvl":'          # seq 5, value lost
+        lines.insert(20, b'\x00\xff}{ garbled')     # a line of noise
+        path = Path(self._tmp.name) / 'damaged.yaml'
+        path.write_bytes(b'\n'.join(lines))
+        got = collect.collect_file(path)
+        self.assertEqual([(p.kind, p.line) for p in got.problems],
+                         [('bad_entry', 12), ('bad_entry', 16),
+                          ('gap', 17), ('bad_entry', 21)])
+        self.assertIn('record seq 2 lost', got.problems[0].message)
+        self.assertIn('seq 5 missing', got.problems[2].message)
+        kept = {r.seq: r.raw for r in got.runs[0].records}
+        self.assertEqual(sorted(kept), [s for s in range(23) if s not in (2, 5)])
+        for r in clean.runs[0].records:
+            self.assertEqual(kept.get(r.seq, r.raw), r.raw)
+        self.assertTrue(got.runs[0].ended)
+
+    def setUp(self) -> None:
+        import tempfile
+        self._tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self) -> None:
+        self._tmp.cleanup()
+
     def test_real_lava_run_log(self) -> None:
         # The console of a real lava-run of `kfront lava-job --quick`, and the
         # test cases LAVA recorded from it with the monitor patterns.

@@ -10,6 +10,7 @@ import zlib
 from tests.py import ROOT  # noqa: F401  (puts tools/ on sys.path)
 from kfront import records
 from kfront.records import BadLine, Record, TextLine, make_line, parse_lines
+from tests.py.reallogs import as_version_2, parse_bytes, real_log
 
 
 def begin(**extra: object) -> dict:
@@ -89,6 +90,14 @@ class TestParseLine(unittest.TestCase):
             self.assertIsNotNone(records.parse_line(raw))
         long_line = b"#KF1 1 00000000 {" + b"x" * (records.MAX_LINE + 10)
         self.assertEqual(records.parse_line(long_line).kind, "malformed")
+
+    def test_deeply_nested_payload_is_malformed(self) -> None:
+        # A forged line (valid CRC) nested deeper than json follows used to
+        # raise RecursionError.
+        line = make_line(1, '{"t":"result","x":' + "[" * 100000 + "]}")
+        bad = parse_lines([make_line(0, {"t": "suite_begin"}), line])
+        self.assertEqual([(p.kind, p.line) for p in bad.problems],
+                         [("incomplete", 2), ("malformed", 2)])
 
     def test_nul_padding_and_crlf(self) -> None:
         line = b"\x00\x00" + make_line(0, begin()).encode() + b"\r\n"
@@ -244,6 +253,112 @@ class TestStream(unittest.TestCase):
                           "record seqs 4..99999999999999999998"])
         self.assertEqual(len(r.runs), 1)
         self.assertFalse(r.runs[0].complete)
+
+
+def lines_of(name: str) -> list[bytes]:
+    """A real log as version 2, split on \\n (line ends kept as \\r)."""
+    return as_version_2(real_log(name)).split(b"\n")
+
+
+def seqs_and_payloads(run: records.Run) -> list[tuple[int, bytes]]:
+    return [(r.seq, r.raw) for r in run.records]
+
+
+class TestRecovery(unittest.TestCase):
+    """Damage built from real logs that used to lose intact records or
+    merge boots (issue 15)."""
+
+    def test_record_after_escape_or_blanks_is_kept(self) -> None:
+        lines = lines_of("real_quick.log")
+        clean = parse_bytes(b"\n".join(lines)).runs[0]
+        lines[8] = b"\x1b[0m" + lines[8]          # colour reset, seq 1
+        lines[9] = b"\x1b[1;32m\x1b(B  " + lines[9]
+        lines[10] = b" \t\r" + lines[10]
+        r = parse_bytes(b"\n".join(lines))
+        self.assertEqual(r.problems, [])
+        self.assertEqual(seqs_and_payloads(r.runs[0]),
+                         seqs_and_payloads(clean))
+
+    def test_text_before_record_is_still_garbage(self) -> None:
+        lines = lines_of("real_quick.log")
+        lines[8] = b"\x1b[0mcalib done " + lines[8]
+        r = parse_bytes(b"\n".join(lines))
+        self.assertEqual(kinds(r), [("garbage", 9)])   # claims seq 1
+
+    def test_log_concatenated_with_itself(self) -> None:
+        for version_2 in (False, True):
+            data = real_log("real_quick.log")
+            if version_2:
+                data = as_version_2(data)
+            r = parse_bytes(data + data)
+            self.assertEqual(len(r.runs), 2)
+            # The copy starts at line 38: suite_begin 38 + 6, end 38 + 35.
+            self.assertEqual(kinds(r), [("duplicate_run", 44)])
+            self.assertEqual(r.problems[0].severity, "error")
+            self.assertEqual(r.problems[0].end_line, 73)
+            self.assertEqual(r.runs[1].duplicate_of, 0)
+            self.assertTrue(r.runs[0].complete)
+            self.assertFalse(r.runs[1].complete)
+
+    def test_partial_copy_is_a_duplicate_run_too(self) -> None:
+        data = as_version_2(real_log("real_quick.log"))
+        cut = data.split(b"\n")[:20]
+        r = parse_bytes(data + b"\n".join(cut))
+        self.assertEqual(kinds(r), [("duplicate_run", 44),
+                                    ("incomplete", 57)])
+        self.assertEqual(r.runs[1].duplicate_of, 0)
+
+    def test_identical_crash_boots_are_not_duplicates(self) -> None:
+        data = as_version_2(real_log("real_panic.log"))
+        r = parse_bytes(data + data)
+        self.assertNotIn("duplicate_run", [p.kind for p in r.problems])
+        self.assertEqual(len(r.runs), 2)
+
+    def _crash_then_boot_without_begin(self, banner: bool) -> list[bytes]:
+        crashed = lines_of("real_quick.log")[:18]      # up to seq 8
+        second = lines_of("real_timeout.log")
+        second[6] = second[6][:30]                     # suite_begin cut
+        if not banner:
+            del second[2]
+        return crashed + second
+
+    def _assert_two_boots(self, lines: list[bytes], begin_line: int,
+                          crash_text: list[tuple[str, int]]) -> None:
+        r = parse_bytes(b"\n".join(lines))
+        self.assertEqual(len(r.runs), 2, kinds(r))
+        first, second = r.runs
+        self.assertEqual([x.seq for x in first.records], list(range(9)))
+        timeout = parse_bytes(as_version_2(real_log("real_timeout.log")))
+        self.assertEqual(seqs_and_payloads(second),
+                         seqs_and_payloads(timeout.runs[0])[1:])
+        self.assertEqual(kinds(r), crash_text + [
+                                    ("truncated", begin_line + 1),
+                                    ("incomplete", begin_line + 3),
+                                    ("no_begin", begin_line + 3),
+                                    ("status", begin_line + 13)])
+
+    def test_banner_starts_a_new_boot(self) -> None:
+        # Before the fix seqs 1-7 of the second boot were conflicts in the
+        # first run, and the second boot's results were lost.
+        self._assert_two_boots(self._crash_then_boot_without_begin(True), 24,
+                               [])
+
+    def test_sequence_restart_starts_a_new_boot(self) -> None:
+        # Without the banner nothing tells the new boot's GRUB line from
+        # console text inside the first run.
+        self._assert_two_boots(self._crash_then_boot_without_begin(False),
+                               23, [("garbage", 19)])
+
+    def test_record_after_a_panic_starts_a_new_boot(self) -> None:
+        panic = lines_of("real_panic.log")
+        quick = lines_of("real_quick.log")
+        del quick[6]                                   # suite_begin lost
+        del quick[2]                                   # banner lost
+        r = parse_bytes(b"\n".join(panic + quick))
+        self.assertEqual(len(r.runs), 2)
+        self.assertEqual([x.seq for x in r.runs[1].records],
+                         list(range(1, 23)))
+        self.assertIn(("no_begin", 29), kinds(r))
 
 
 if __name__ == "__main__":

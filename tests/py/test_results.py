@@ -223,6 +223,27 @@ class TestBuild(unittest.TestCase):
         self.assertEqual(r["results"][0]["counters"], {})
         self.assertIn("malformed", [p["kind"] for p in r["problems"]])
 
+    def test_out_of_range_integers_are_malformed(self) -> None:
+        # A forged record (valid CRC) with integers beyond 64 bits used to
+        # raise OverflowError in the statistics and stop the collection.
+        huge = 10 ** 400
+        payloads = [
+            {"t": "suite_begin", "machine": {}},
+            {"t": "result", "bench": "b", "variant": "O2", "iters": 2,
+             "samples": {"tsc": [huge, 1, 2]}, "digest": "x"},
+            {"t": "result", "bench": "b", "variant": "Os", "iters": 2,
+             "counters": {"tsc": {"median": huge, "min": 0, "max": huge,
+                                  "mad": 0, "n": 3}}, "digest": "x"},
+            {"t": "result", "bench": "c", "variant": "O2", "iters": huge},
+            {"t": "suite_end", "records": 4, "status": 0}]
+        run = parse_lines([make_line(i, p) for i, p in
+                           enumerate(payloads)]).runs[0]
+        r = results.build_results(run, {})
+        self.assertEqual([(p["kind"], p["line"]) for p in r["problems"]],
+                         [("malformed", 2), ("malformed", 3),
+                          ("malformed", 4)])
+        self.assertEqual([e["counters"] for e in r["results"]], [{}, {}])
+
     def test_labels(self) -> None:
         self.assertEqual(results.counter_label("tsc"),
                          "TSC ticks (reference clock, not core cycles)")

@@ -121,6 +121,14 @@ def run(args: argparse.Namespace) -> int:
     color = sys.stdout.isatty()
     try:
         for n, (source, r) in enumerate(runs, 1):
+            if r.duplicate_of is not None:
+                # Its results are those of the run it repeats: write and
+                # count them once (the duplicate_run problem is listed).
+                print(f"run {n}: {source} lines {r.first_line}-"
+                      f"{r.last_line}, DUPLICATE of run "
+                      f"{r.duplicate_of + 1}, not counted again")
+                status = EXIT_PROBLEMS
+                continue
             where = outdir if len(runs) == 1 else outdir / f"run-{n}"
             res = _write(r, source, where, args)
             if any(p["severity"] != "note" for p in res["problems"]):

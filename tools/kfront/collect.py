@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, Protocol
 
-from .records import LogParser, ParseResult, Problem, Run
+from .records import BadLine, LogParser, ParseResult, Problem, Run
 
 READ_CHUNK = 64 * 1024
 DEFAULT_BAUD = 115200
@@ -59,23 +59,70 @@ class LineSource(Protocol):
 
     name: str
 
-    def lines(self) -> Iterator[bytes]:
-        """The console's lines in order, line ends included or not."""
+    def lines(self) -> Iterator[bytes | BadLine]:
+        """The console's lines in order, line ends included or not; a
+        line the source could not read is a BadLine at its place."""
         ...
 
 
+# Padding a serial link or terminal puts around a line end: a carriage
+# return and NUL bytes next to a \n belong to that line end.
+_EDGE = b"\r\x00"
+
+
+def split_at_cr(line: bytes) -> list[bytes]:
+    """One \n-terminated line as the lines it holds: a lone carriage
+    return between text ends a line too (old terminal captures end every
+    line with \r only), while \r at either edge is part of the \n line
+    end (\r\n, or the \r a console sends before text) and splits
+    nothing, so a log with \r\n line ends keeps its line numbers."""
+    core = line.strip(_EDGE)
+    if b"\r" not in core:
+        return [line]
+    start = len(line) - len(line.lstrip(_EDGE))
+    parts = core.split(b"\r")
+    parts[0] = line[:start] + parts[0]
+    parts[-1] += line[start + len(core):]
+    return parts
+
+
+class LineSplitter:
+    """Incremental splitter of a byte stream into console lines.
+
+    A line ends at \n (with the \r and NUL padding next to it) or at a
+    lone \r between text. Each byte is searched once: a long line without
+    a line end costs time in proportion to its length, not its square."""
+
+    def __init__(self) -> None:
+        self._rest: list[bytes] = []    # pieces of the unfinished line
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The lines completed by this chunk."""
+        out: list[bytes] = []
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            self._rest.append(chunk[start:end])
+            out.extend(split_at_cr(b"".join(self._rest)))
+            self._rest = []
+            start = end + 1
+        if start < len(chunk):
+            self._rest.append(chunk[start:])
+        return out
+
+    def finish(self) -> list[bytes]:
+        """The last line, when the stream does not end with a line end."""
+        last = b"".join(self._rest)
+        self._rest = []
+        return split_at_cr(last) if last else []
+
+
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """Split a byte stream into lines on \\n; any line length is fine."""
-    rest = b""
+    """Split a byte stream into lines (see LineSplitter); any line length
+    and any chunking give the same lines."""
+    splitter = LineSplitter()
     for chunk in chunks:
-        if not chunk:
-            continue
-        rest += chunk
-        parts = rest.split(b"\n")
-        rest = parts.pop()
-        yield from parts
-    if rest:
-        yield rest
+        yield from splitter.feed(chunk)
+    yield from splitter.finish()
 
 
 def _read_chunks(fh: BinaryIO) -> Iterator[bytes]:
@@ -145,7 +192,8 @@ def open_source(path: Path,
     raise CollectError(f"{path}: not a format kfront can collect from")
 
 
-def collect_lines(lines: Iterable[bytes | str], source: str) -> CollectResult:
+def collect_lines(lines: Iterable[bytes | str | BadLine],
+                  source: str) -> CollectResult:
     """Parse a console log given as lines into runs and problems."""
     parser = LogParser()
     for raw in lines:
@@ -224,7 +272,7 @@ class SerialSource:
 
     def _read(self, fd: int) -> Iterator[bytes]:
         deadline = time.monotonic() + self.timeout
-        rest = b""
+        splitter = LineSplitter()
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -245,15 +293,11 @@ class SerialSource:
             if self.log is not None:
                 self.log.write(chunk)
                 self.log.flush()
-            rest += chunk
-            parts = rest.split(b"\n")
-            rest = parts.pop()
-            for line in parts:
+            for line in splitter.feed(chunk):
                 yield line
                 if self.stop():
                     return
-        if rest:
-            yield rest
+        yield from splitter.finish()
 
 
 def collect_device(device: str, baud: int = DEFAULT_BAUD,

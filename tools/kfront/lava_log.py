@@ -16,16 +16,23 @@ bytes the kernel sent (minus the \\r the record format makes optional).
 The parser is a small one for exactly this shape (flow mappings on one line,
 double-quoted, single-quoted or plain scalars), so kfront needs no YAML
 library. Line numbers stay those of the YAML file: a non-console entry
-yields an empty line.
+yields an empty line, and a damaged line (not a valid entry) yields a
+`bad_entry` BadLine at its line, so the records before and after it are
+kept and the damage is reported where it is.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .collect import CollectError, split_lines, _read_chunks
+from .records import BadLine
+
+# The sequence number a damaged entry seems to carry, so a record lost with
+# it is not reported a second time as a gap.
+_CLAIMED_SEQ = re.compile(r'#KF[0-9] ([0-9]{1,20}) ')
 
 # "- {" then the first key, dt, quoted or not. lava-run prints the same
 # entries to its standard output without the "- ".
@@ -102,6 +109,8 @@ def _skip_ws(text: str, pos: int) -> int:
 
 def _scalar(text: str, pos: int, stops: str) -> tuple[object, int]:
     """A scalar, or a nested flow mapping/sequence kept as its raw text."""
+    if pos >= len(text):
+        raise LavaLogError('line ends where a value should start')
     if text[pos] == '"':
         return _double_quoted(text, pos)
     if text[pos] == "'":
@@ -164,6 +173,37 @@ def console_text(msg: str) -> str:
     return msg
 
 
+def damaged_entry(text: str, why: str) -> BadLine:
+    """A line that is not a LAVA log entry (cut, flipped or garbled YAML):
+    reported at its line; the console line it held is lost."""
+    claimed = _CLAIMED_SEQ.search(text)
+    seq = int(claimed.group(1)) if claimed else None
+    lost = f': record seq {seq} lost' if seq is not None else ''
+    return BadLine('bad_entry', f'not a LAVA log entry ({why}){lost}', seq)
+
+
+def console_line(raw: bytes) -> bytes | BadLine:
+    """The console line one line of a LAVA log holds: b'' for blank lines
+    and the dispatcher's own entries, a BadLine for a damaged line."""
+    text = raw.decode('utf-8', errors='replace').rstrip('\r')
+    if not text.strip():
+        return b''
+    try:
+        entry = parse_entry(text)
+    except LavaLogError as exc:
+        return damaged_entry(text, str(exc))
+    if entry.get('lvl') != 'target' or not isinstance(entry.get('msg'), str):
+        return b''
+    return console_text(str(entry['msg'])).encode('utf-8', errors='replace')
+
+
+def console_lines(lines: Iterable[bytes]) -> Iterator[bytes | BadLine]:
+    """The console lines of a LAVA log given as its lines, one out per
+    line in, so line numbers stay those of the YAML file."""
+    for raw in lines:
+        yield console_line(raw)
+
+
 @dataclass
 class LavaLogSource:
     """The console lines of a LAVA job log (one line out per YAML line)."""
@@ -175,24 +215,10 @@ class LavaLogSource:
         if not self.name:
             self.name = str(self.path)
 
-    def lines(self) -> Iterator[bytes]:
+    def lines(self) -> Iterator[bytes | BadLine]:
         try:
             with open(self.path, 'rb') as fh:
-                for number, raw in enumerate(split_lines(_read_chunks(fh)), 1):
-                    yield self._console_line(raw, number)
+                yield from console_lines(split_lines(_read_chunks(fh)))
         except OSError as exc:
             raise CollectError(f'cannot read {self.path}: '
                                f'{exc.strerror or exc}') from None
-
-    def _console_line(self, raw: bytes, number: int) -> bytes:
-        text = raw.decode('utf-8', errors='replace').rstrip('\r')
-        if not text.strip():
-            return b''
-        try:
-            entry = parse_entry(text)
-        except LavaLogError as exc:
-            raise CollectError(f'{self.path}:{number}: not a LAVA log '
-                               f'entry ({exc})') from None
-        if entry.get('lvl') != 'target' or not isinstance(entry.get('msg'), str):
-            return b''
-        return console_text(str(entry['msg'])).encode('utf-8', errors='replace')

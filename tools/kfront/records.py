@@ -31,10 +31,24 @@ splits it into `Run`s, one per boot, while recording every `Problem` with the
 - count        suite_end's record count disagrees with its sequence number
 - status       suite_end reports that not every benchmark ran
 - unknown      a well-formed record of a type this parser does not know
+- duplicate_run  a run that repeats an earlier run record for record (a log
+               concatenated with itself): its results are not counted again
+- bad_entry    a line of a wrapped log (LAVA YAML) that is not a valid entry;
+               the console line it carried is lost, the lines around it kept
 
 Console text before a run's suite_begin or after its suite_end (firmware,
 GRUB, boot messages) is normal and not a problem. Text after the last record
-of a run that never ended is the crash output, not garbage.
+of a run that never ended is the crash output, not garbage. Terminal escape
+sequences (colour resets) and blanks before a record are not text: the
+record is kept.
+
+A new run starts at a suite_begin record with seq 0, and also, when that
+record was lost, at the kernel's banner ("kfront <version> (<git>) booting")
+or at a record that shows the sequence numbers restarted: any new record
+after a panic record, or (version 2, whose CRC covers the number) a record
+whose number is already taken in the run by a different payload and lies
+below the highest one seen. The run it ends is `incomplete`, the new one
+`no_begin`.
 """
 
 from __future__ import annotations
@@ -66,11 +80,24 @@ SEVERITY = {
     "duplicate": "warning", "order": "warning", "garbage": "warning",
     "status": "warning", "unknown": "warning", "stats_mismatch": "warning",
     "zero_counter": "warning", "clamped": "warning",
+    "duplicate_run": "error", "bad_entry": "error",
     "panic_text": "note",
 }
 
 _SEQ_RE = re.compile(rb"[0-9]{1,20}")
 _CRC_RE = re.compile(rb"[0-9a-f]{8}")
+# What may precede a record on its line without being console text that
+# collided with it: terminal escape sequences (CSI such as the colour reset
+# "\x1b[0m", a character set choice such as "\x1b(B", or a two-byte
+# escape), blanks, carriage returns and NULs.
+_ESCAPE = r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[@-Z\\-_]"
+_LEADING_NOISE_RE = re.compile(f"(?:{_ESCAPE}|[ \t\r\x00])+".encode())
+_TEXT_NOISE_RE = re.compile(f"(?:{_ESCAPE}|[ \t\r])+")
+# The kernel's first line on every boot (kernel/main.c).
+_BANNER_RE = re.compile(r"kfront \S+ \([^()]*\) booting\b")
+# One more than the largest sequence number a record can carry (20 digits):
+# the open upper end of the numbers an incomplete run never sent.
+SEQ_END = 10 ** 20
 _PANIC_RE = re.compile(
     r"(?i)(\bpanic\b|^\s*(exception|oops)\b|triple fault|double fault|"
     r"\bcpu exception\b)")
@@ -85,6 +112,10 @@ class Problem:
     message: str
     run: int | None = None      # index of the run it belongs to, if any
     end_line: int | None = None  # last line of a multi-line block
+    # Sequence numbers this problem accounts for (first, last), when known:
+    # a damaged line's claimed number, a gap's range, the numbers an
+    # incomplete run never sent. Not part of the JSON form.
+    seqs: tuple[int, int] | None = None
 
     @property
     def severity(self) -> str:
@@ -111,6 +142,7 @@ class Record:
     payload: dict[str, Any]
     raw: bytes          # the payload bytes exactly as received
     line: int
+    version: int = FORMAT_VERSION   # record format of its line
 
     @property
     def type(self) -> str:
@@ -162,6 +194,21 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def _skip_leading_noise(data: bytes) -> bytes:
+    """The line from its record on, when only escape sequences or blanks
+    stand before the record (a colour reset is not a collision)."""
+    noise = _LEADING_NOISE_RE.match(data)
+    if noise and data.startswith(b"#KF", noise.end()):
+        return data[noise.end():]
+    return data
+
+
+def plain_text(text: str) -> str:
+    """Console text without leading escape sequences and blanks."""
+    noise = _TEXT_NOISE_RE.match(text)
+    return text[noise.end():] if noise else text
+
+
 def _find_prefix(data: bytes) -> int:
     """Where a record starts inside a line of console text, or -1."""
     hits = [p for p in (data.find(x + b" ") for x in PREFIXES) if p > 0]
@@ -177,7 +224,7 @@ def _line_crc(prefix: bytes, seq_text: bytes, payload: bytes) -> int:
 
 def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
     """Classify one line of a console log (with or without its line end)."""
-    data = _strip_eol(_to_bytes(raw))
+    data = _skip_leading_noise(_strip_eol(_to_bytes(raw)))
     if not data.startswith(b"#KF"):
         pos = _find_prefix(data)
         if pos > 0:
@@ -226,14 +273,16 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
                        f"expected, line has {actual:08x}", seq)
     try:
         obj = json.loads(payload.decode("ascii"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # RecursionError: a payload nested deeper than json can follow
+        # (the CRC is easy to forge; the kernel never nests that deep).
         reason = str(exc).split(":")[0]
         return BadLine("malformed", f"record seq {seq}: payload is not "
                        f"ASCII JSON ({_short(reason, 40)})", seq)
     if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
         return BadLine("malformed", f"record seq {seq}: payload is not a "
                        "JSON object with a string 't'", seq)
-    return Record(seq, obj, payload, lineno)
+    return Record(seq, obj, payload, lineno, 1 if prefix == b"#KF1" else 2)
 
 
 @dataclass
@@ -250,6 +299,10 @@ class Run:
     # Sequence numbers claimed by corrupted lines (already reported there).
     lost: dict[int, int] = field(default_factory=dict)
     highest: int = -1
+    crashed: bool = False       # a panic record arrived
+    # Index of the earlier run this one repeats record for record (its
+    # results are that run's, not new ones).
+    duplicate_of: int | None = None
 
     @property
     def records(self) -> list[Record]:
@@ -305,6 +358,12 @@ class LogParser:
         self.lineno = 0
         self._open: Run | None = None      # run between begin and end
         self._pending: list[tuple[int, str]] = []  # text since last record
+        # The banner of a new boot was seen and no run has started since:
+        # the next record starts a run even if its suite_begin was lost.
+        self._booting = False
+        # (seq, payload bytes) of each result record -> the first run that
+        # holds it, to find a run that repeats an earlier one.
+        self._result_owner: dict[tuple[int, bytes], int] = {}
 
     # -- public -----------------------------------------------------------
 
@@ -313,17 +372,21 @@ class LogParser:
         """True once the most recent run has its suite_end record."""
         return bool(self.runs) and self.runs[-1].ended
 
-    def feed(self, raw: bytes | str) -> ParsedLine:
-        """Consume the next line of the log."""
+    def feed(self, raw: bytes | str | BadLine) -> ParsedLine:
+        """Consume the next line of the log. A BadLine stands for a line
+        its source could not read (a damaged entry of a wrapped log)."""
         self.lineno += 1
-        item = parse_line(raw, self.lineno)
+        item = raw if isinstance(raw, BadLine) else \
+            parse_line(raw, self.lineno)
         if isinstance(item, Record):
             self._on_record(item)
         elif isinstance(item, BadLine):
             self._on_bad(item)
+        elif _BANNER_RE.match(plain_text(item.text)):
+            self._on_banner(item.text)
         elif not item.blank and not (
                 self._open is not None
-                and item.text.lstrip("\r").startswith(self.console_prefixes)):
+                and plain_text(item.text).startswith(self.console_prefixes)):
             self._pending.append((self.lineno, item.text))
         return item
 
@@ -342,8 +405,10 @@ class LogParser:
     # -- internals --------------------------------------------------------
 
     def _report(self, kind: str, line: int, msg: str, run: Run | None,
-                end_line: int | None = None) -> None:
-        prob = Problem(kind, line, msg, run.index if run else None, end_line)
+                end_line: int | None = None,
+                seqs: tuple[int, int] | None = None) -> None:
+        prob = Problem(kind, line, msg, run.index if run else None, end_line,
+                       seqs)
         self.problems.append(prob)
         if run is not None:
             run.problems.append(prob)
@@ -380,7 +445,37 @@ class LogParser:
                   last_line=line)
         self.runs.append(run)
         self._open = run
+        self._booting = False
         return run
+
+    def _start_without_begin(self, rec: Record) -> Run:
+        run = self._start(None, rec.line)
+        self._report("no_begin", rec.line, f"record seq {rec.seq} without a "
+                     "suite_begin record: the start of this run was lost",
+                     run, seqs=(0, rec.seq - 1) if rec.seq > 0 else None)
+        return run
+
+    def _on_banner(self, text: str) -> None:
+        """The kernel's banner: a new boot, whatever came before. An open
+        run is closed at the next record (where a suite_begin closes it
+        too), so its incomplete report stays at the new run's start."""
+        if self._open is not None:
+            # What the crashed boot printed last is its crash output.
+            self._flush_text(garbage=False, run=self._open)
+        self._booting = True
+
+    def _restarts(self, run: Run, rec: Record) -> bool:
+        """Whether a record belongs to a new boot whose suite_begin (and
+        banner) were lost: the sequence numbers started again."""
+        old = run.by_seq.get(rec.seq)
+        if old is not None and old.raw == rec.raw:
+            return False        # a repeated line, not a new boot
+        if run.crashed:
+            return True         # nothing follows a panic record in a boot
+        # Only version 2 proves the number is real (its CRC covers it); a
+        # version 1 number may be damaged and stays a conflict.
+        return (old is not None and rec.seq < run.highest
+                and rec.version >= 2 and old.version >= 2)
 
     def _on_record(self, rec: Record) -> None:
         run = self._open
@@ -400,16 +495,23 @@ class LogParser:
         elif run is None:
             last = self._last_run()
             old = last.by_seq.get(rec.seq) if last else None
-            if last is not None and old is not None and old.raw == rec.raw:
+            if (last is not None and old is not None and old.raw == rec.raw
+                    and not self._booting):
                 self._flush_text(garbage=False, run=last)
                 self._report("duplicate", rec.line, f"record seq {rec.seq} "
                              f"repeats line {old.line}", last)
                 return
             self._flush_text(garbage=False, run=last)
-            run = self._start(None, rec.line)
-            self._report("no_begin", rec.line, f"record seq {rec.seq} "
-                         "without a suite_begin record: the start of this "
-                         "run was lost", run)
+            run = self._start_without_begin(rec)
+        elif self._booting:
+            self._flush_text(garbage=False, run=run)
+            self._close(run, rec.line, "a new boot begins")
+            run = self._start_without_begin(rec)
+        elif self._restarts(run, rec):
+            self._flush_text(garbage=False, run=run)
+            self._close(run, rec.line, f"record seq {rec.seq} starts the "
+                        "sequence again (a new boot)")
+            run = self._start_without_begin(rec)
         else:
             # The kernel prints its panic report as text, then the panic
             # record: that text is the crash report, not garbage.
@@ -422,13 +524,15 @@ class LogParser:
     def _on_bad(self, bad: BadLine) -> None:
         run = self._open
         if run is not None:
-            self._flush_text(garbage=True, run=run)
+            # After a new boot's banner, text is boot output, not garbage.
+            self._flush_text(garbage=not self._booting, run=run)
             if bad.seq is not None:
                 run.lost.setdefault(bad.seq, self.lineno)
             run.last_line = self.lineno
         else:
             self._flush_text(garbage=False, run=self._last_run())
-        self._report(bad.kind, self.lineno, bad.message, run)
+        self._report(bad.kind, self.lineno, bad.message, run,
+                     seqs=None if bad.seq is None else (bad.seq, bad.seq))
 
     def _add(self, run: Run, rec: Record) -> None:
         run.last_line = rec.line
@@ -440,7 +544,8 @@ class LogParser:
             else:
                 self._report("conflict", rec.line, f"record seq {rec.seq} "
                              f"differs from the one at line {old.line} "
-                             "(kept the first)", run)
+                             "(kept the first)", run,
+                             seqs=(rec.seq, rec.seq))
             return
         if rec.seq < run.highest:
             self._report("order", rec.line, f"record seq {rec.seq} arrived "
@@ -451,6 +556,7 @@ class LogParser:
             self._report("unknown", rec.line, f"record seq {rec.seq} has "
                          f"unknown type '{_short(rec.type, 24)}'", run)
         elif rec.type == "panic":
+            run.crashed = True
             p = rec.payload
             self._report("panic", rec.line, "kernel panic: "
                          f"{_short(str(p.get('name') or p.get('msg', '')))} "
@@ -474,6 +580,7 @@ class LogParser:
             self._report("status", rec.line, f"suite_end reports status "
                          f"{status}: not every benchmark ran", run)
         self._check_gaps(run)
+        self._check_repeat(run)
 
     def _close(self, run: Run, line: int, why: str) -> None:
         """A run that stops without its suite_end record."""
@@ -483,7 +590,37 @@ class LogParser:
                  if last else "no record survived")
         self._report("incomplete", line, f"run {run.index + 1} (from line "
                      f"{run.first_line}) has no suite_end record when {why} "
-                     f"({where}): the box crashed, hung or was cut off", run)
+                     f"({where}): the box crashed, hung or was cut off", run,
+                     seqs=(run.highest + 1, SEQ_END - 1))
+        self._check_repeat(run)
+
+    def _check_repeat(self, run: Run) -> None:
+        """Report a run whose every record is one of an earlier run's, byte
+        for byte (a log concatenated with itself): its results were
+        measured once. Only runs with results count: a boot that crashes
+        the same way twice legitimately prints the same panic record.
+
+        One dictionary look-up finds the only candidate, and the check is
+        one pass over this run's records, so the work stays linear."""
+        mine = sorted(((r.seq, r.raw) for r in run.by_seq.values()
+                       if r.type == "result"))
+        if not mine:
+            return
+        owner = self._result_owner.get(mine[0])
+        if owner is not None and all(
+                (old := self.runs[owner].by_seq.get(r.seq)) is not None
+                and old.raw == r.raw for r in run.by_seq.values()):
+            run.duplicate_of = owner
+            first = self.runs[owner]
+            self._report("duplicate_run", run.first_line,
+                         f"run {run.index + 1} (lines {run.first_line}-"
+                         f"{run.last_line}) repeats run {owner + 1} (lines "
+                         f"{first.first_line}-{first.last_line}) record for "
+                         "record: the same boot is in the log twice, its "
+                         "results are counted once", run, run.last_line)
+            return
+        for key in mine:
+            self._result_owner.setdefault(key, run.index)
 
     def _check_gaps(self, run: Run) -> None:
         """Report sequence numbers that left no trace at all.
@@ -518,10 +655,10 @@ class LogParser:
         line = first_line_after[i] if i < len(seqs) else run.last_line
         what = f"seq {first}" if first == last else f"seqs {first}..{last}"
         self._report("gap", line, f"record {what} missing before this line "
-                     "(dropped lines)", run)
+                     "(dropped lines)", run, seqs=(first, last))
 
 
-def parse_lines(lines: Iterable[bytes | str]) -> ParseResult:
+def parse_lines(lines: Iterable[bytes | str | BadLine]) -> ParseResult:
     """Parse a whole log given as lines (bytes or str, line ends optional)."""
     parser = LogParser()
     for raw in lines:

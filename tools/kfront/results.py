@@ -45,11 +45,21 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+# Payload integers are unsigned and fit in 64 bits (docs/record-format.md);
+# a larger one would overflow the float statistics.
+U64_LIMIT = 1 << 64
+
+
+def _is_u64(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)
+            and 0 <= value < U64_LIMIT)
+
+
 def _int_list(values: Any) -> list[int] | None:
+    """values if it is a list of unsigned 64-bit integers, else None."""
     if not isinstance(values, list):
         return None
-    if not all(isinstance(v, int) and not isinstance(v, bool)
-               for v in values):
+    if not all(_is_u64(v) for v in values):
         return None
     return values
 
@@ -69,7 +79,7 @@ def _counter_entry(b: _Builder, rec: Record, name: str, iters: int,
                                     float(reported["min"]),
                                     float(reported["max"]),
                                     float(reported["mad"]), reported["n"])
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             b.problem("malformed", rec.line, f"{p.get('bench')} "
                       f"{p.get('variant')}: counter {name} has bad statistics")
             return None
@@ -123,10 +133,9 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
     bench, variant = p.get("bench"), p.get("variant")
     iters = p.get("iters")
     if not isinstance(bench, str) or not isinstance(variant, str) or \
-            not isinstance(iters, int) or isinstance(iters, bool) or \
-            iters <= 0:
+            not _is_u64(iters) or iters == 0:
         b.problem("malformed", rec.line, "result record without bench, "
-                  "variant or a positive iters")
+                  "variant or an iters from 1 to 2^64-1")
         return None
     samples = _dict(p.get("samples"))
     reported = _dict(p.get("counters"))
@@ -139,7 +148,7 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         values = _int_list(samples.get(name))
         if name in samples and values is None:
             b.problem("malformed", rec.line, f"{bench} {variant}: samples of "
-                      f"{name} are not a list of integers")
+                      f"{name} are not a list of integers from 0 to 2^64-1")
             continue
         if name in b.unavailable:
             b.problem("zero_counter", rec.line, f"{bench} {variant}: counter "
