@@ -125,6 +125,17 @@ class TestTerminal(unittest.TestCase):
             md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
         self.assertIn("Event of tsc: RDTSC (rdtsc)", md)
 
+    def test_run_order_rule_is_stated(self) -> None:
+        self.assertIn("rotated", report.run_order_line("warm"))
+        self.assertIn("same variant", report.run_order_line("warm"))
+        self.assertIn("fixed order", report.run_order_line(None))
+        r = build("clean")
+        r["config"]["state"] = "cold"
+        with tempfile.TemporaryDirectory() as tmp:
+            report.write_all(r, Path(tmp))
+            md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
+        self.assertIn("Runs: cold: each counted run follows", md)
+
     def test_weak_lfence_is_said(self) -> None:
         r = build("clean")
         r["machine"]["lfence"] = {"serialising": False,

@@ -242,9 +242,27 @@ def _machine_lines(results: dict[str, Any]) -> list[str]:
                f"{results.get('kfront')} (git {results.get('git')}); "
                f"runs {cfg.get('runs', '?')}, iterations per run "
                f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
+    out.append(run_order_line(cfg.get("state")))
     if results.get("wire"):
         out.append(f"Wire: {results['wire']}")
     return out
+
+
+RUN_STATES = {
+    "warm": "warm: an unmeasured call of the same variant precedes every "
+            "counted run",
+    "cold": "cold: each counted run follows the previous variant's run",
+    "both": "warm and cold, each reported ((cold) marks the cold results)",
+}
+
+
+def run_order_line(state: str | None) -> str:
+    """How the counted runs were ordered, in words (docs/measurement.md)."""
+    if state is None:
+        return ("Runs: interleaved in a fixed order, each right after "
+                "another variant's (recorded before warm, rotated runs)")
+    return (f"Runs: {RUN_STATES.get(state, state)}; the variant order is "
+            "rotated from run to run (every variant in every position)")
 
 
 def _counter_lines(results: dict[str, Any]) -> list[str]:
