@@ -8,9 +8,18 @@ sites, alignment padding (bytes of nop instructions) and functions split
 or placed out of line as cold code. Each benchmark's hot functions are
 those reachable from its run() by direct calls and jumps (an estimate:
 calls through function pointers are not followed).
+
+*Reachable text* is the code that can run at all: the functions reachable
+from the variant's descriptor (its benchmark table, their setup, run and
+teardown) through every reference: direct calls and jumps, function
+addresses taken in code, and pointers stored in data (ops tables). The
+rest is dead code that the variant still carries, since variants are linked
+with `ld -r` and no section garbage collection; reporting both keeps a dead
+function from skewing the size comparison silently.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import subprocess
 from dataclasses import dataclass, field
@@ -25,6 +34,14 @@ INSN_RE = re.compile(r'^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*(.*)$')
 CALL_RE = re.compile(r'\b(?:call|jmp)\w*\s+[0-9a-f]+ <([^>+]+)(?:\+0x[0-9a-f]+)?>')
 RELOC_RE = re.compile(r'^\s*[0-9a-f]+: R_X86_64_(?:PLT32|PC32)\s+([^+\-\s]+)')
 NOP_RE = re.compile(r'^(?:data16 |cs )*(?:nop\w*|xchg\s+%ax,%ax)\b')
+# Any symbol an instruction names: call/jmp targets, "# addr <sym>" notes.
+REF_RE = re.compile(r'<([^>+\s]+)(?:\+0x[0-9a-f]+)?>')
+# A relocation record of `objdump -r`: offset, type, value.
+RELOC_REC_RE = re.compile(r'^([0-9a-f]+)\s+(R_X86_64_\w+)\s+(\S+)$')
+RELOC_VALUE_RE = re.compile(r'^(.*?)(?:([+-])0x([0-9a-f]+))?$')
+# The exported descriptor every variant is reached through.
+DESCRIPTOR_PREFIX = 'kfront_variant_'
+
 
 
 class SizeError(Exception):
@@ -51,6 +68,14 @@ class VariantSize:
     calls: dict[str, set[str]] = field(default_factory=dict)
     starts: dict[str, int] = field(default_factory=dict)
     bench_runs: dict[str, str] = field(default_factory=dict)
+    # Every reference between symbols (functions and data objects), and
+    # the functions reachable from the variant's descriptor.
+    refs: dict[str, set[str]] = field(default_factory=dict)
+    reachable: set[str] = field(default_factory=set)
+
+    @property
+    def unreachable(self) -> list[str]:
+        return sorted(set(self.functions) - self.reachable)
 
     def hot_functions(self, run_fn: str) -> set[str]:
         seen, todo = set(), [run_fn]
@@ -78,6 +103,9 @@ class VariantSize:
             'hot': {b: {'functions': len(fs),
                         'bytes': sum(self.functions[f].size for f in fs),
                         'names': fs} for b, fs in hot.items()},
+            'reachable_text': sum(self.functions[f].size
+                                  for f in self.reachable),
+            'unreachable': self.unreachable,
             'function_sizes': {f.name: f.size for f in
                                sorted(self.functions.values(), key=lambda f: -f.size)},
         }
@@ -175,12 +203,122 @@ def _bench_runs(v: VariantSize, obj: Path) -> None:
             v.bench_runs[descs[off][len('bench_'):].replace('_', '.', 1)] = fn
 
 
+@dataclass(frozen=True)
+class _Symbol:
+    name: str
+    section: int
+    start: int
+    size: int
+
+
+def _symbols(obj: Path) -> tuple[list[_Symbol], dict[str, int]]:
+    """Functions and data objects with their section index, and the
+    section indices by name."""
+    syms = []
+    for line in _run(['readelf', '-s', '-W', str(obj)]).splitlines():
+        parts = line.split()
+        if len(parts) == 8 and parts[3] in ('FUNC', 'OBJECT') and \
+                parts[6].isdigit():
+            syms.append(_Symbol(parts[7], int(parts[6]), int(parts[1], 16),
+                                int(parts[2])))
+    sections = {}
+    for line in _run(['readelf', '-S', '-W', str(obj)]).splitlines():
+        m = re.match(r'^\s*\[\s*(\d+)\]\s+(\S+)', line)
+        if m:
+            sections[m.group(2)] = int(m.group(1))
+    return syms, sections
+
+
+class _SymbolIndex:
+    """Which symbol holds a (section, offset)."""
+
+    def __init__(self, syms: list[_Symbol]) -> None:
+        self.by_section: dict[int, list[_Symbol]] = {}
+        for sym in sorted(syms, key=lambda x: (x.section, x.start)):
+            self.by_section.setdefault(sym.section, []).append(sym)
+        self.starts = {sec: [x.start for x in lst]
+                       for sec, lst in self.by_section.items()}
+
+    def at(self, section: int, offset: int) -> str | None:
+        lst = self.by_section.get(section, [])
+        i = bisect.bisect_right(self.starts.get(section, []), offset) - 1
+        if i >= 0 and offset < lst[i].start + max(lst[i].size, 1):
+            return lst[i].name
+        return None
+
+
+def _reloc_target(value: str, rtype: str, sections: dict[str, int],
+                  index: _SymbolIndex, names: set[str]) -> str | None:
+    m = RELOC_VALUE_RE.match(value)
+    if not m:
+        return None
+    base, sign, num = m.group(1), m.group(2), m.group(3)
+    if base in names:
+        return base
+    if base not in sections:
+        return None     # a local label (.LC0: a string), not a symbol
+    addend = int(num, 16) * (-1 if sign == '-' else 1) if num else 0
+    if rtype in ('R_X86_64_PC32', 'R_X86_64_PLT32'):
+        addend += 4     # PC-relative: relative to the end of the field
+    return index.at(sections[base], addend)
+
+
+def _references(v: VariantSize, obj: Path) -> None:
+    """Every symbol-to-symbol reference: relocations of every section, and
+    the targets instructions name (resolved by the assembler, no reloc)."""
+    syms, sections = _symbols(obj)
+    index = _SymbolIndex(syms)
+    names = {x.name for x in syms}
+    current = None
+    for line in _run(['objdump', '-r', str(obj)]).splitlines():
+        if line.startswith('RELOCATION RECORDS FOR ['):
+            current = sections.get(line[len('RELOCATION RECORDS FOR ['):-2])
+            continue
+        m = RELOC_REC_RE.match(line.strip())
+        if current is None or not m:
+            continue
+        src = index.at(current, int(m.group(1), 16))
+        dst = _reloc_target(m.group(3), m.group(2), sections, index, names)
+        if src and dst and src != dst:
+            v.refs.setdefault(src, set()).add(dst)
+    for caller, callees in v.calls.items():
+        v.refs.setdefault(caller, set()).update(callees)
+    fn = None
+    for line in _run(['objdump', '-d', '--no-show-raw-insn', str(obj)]
+                     ).splitlines():
+        m = FUNC_RE.match(line)
+        if m:
+            fn = m.group(2)
+            continue
+        if fn and ':' in line:
+            for ref in REF_RE.findall(line.split(':', 1)[1]):
+                if ref != fn and ref in names:
+                    v.refs.setdefault(fn, set()).add(ref)
+
+
+def _reachability(v: VariantSize) -> None:
+    roots = [n for n in set(v.refs) | {r for rs in v.refs.values()
+                                       for r in rs}
+             if n.startswith(DESCRIPTOR_PREFIX)]
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        todo.extend(v.refs.get(n, ()))
+    v.reachable = seen & set(v.functions)
+
+
 def analyze(obj: Path) -> VariantSize:
     v = VariantSize(name=obj.stem, index=0)
     _sections(v, obj)
     _functions(v, obj)
     _disassembly(v, obj)
     _bench_runs(v, obj)
+    _references(v, obj)
+    _reachability(v)
     return v
 
 
@@ -196,10 +334,11 @@ def analyze_build(build: Path = paths.BUILD) -> list[dict[str, Any]]:
 
 
 def table(sizes: list[dict[str, Any]]) -> str:
-    head = ['variant', 'text', 'rodata', 'data+bss', 'functions', 'rep movs',
-            'rep stos', 'nop padding', 'cold parts']
-    rows = [[s['variant'], s['text'], s['rodata'], s['data'] + s['bss'], s['functions'],
-             s['rep_movs'], s['rep_stos'], s['padding_bytes'], s['cold_functions']]
+    head = ['variant', 'text', 'reachable', 'rodata', 'data+bss', 'functions',
+            'rep movs', 'rep stos', 'nop padding', 'cold parts']
+    rows = [[s['variant'], s['text'], s['reachable_text'], s['rodata'],
+             s['data'] + s['bss'], s['functions'], s['rep_movs'], s['rep_stos'],
+             s['padding_bytes'], s['cold_functions']]
             for s in sizes]
     base = sizes[0]['text'] if sizes else 0
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
@@ -213,6 +352,17 @@ def table(sizes: list[dict[str, Any]]) -> str:
         out.append('')
         out.append('text relative to ' + sizes[0]['variant'] + ': ' + ', '.join(
             f"{s['variant']} {s['text'] / base:.3f}" for s in sizes))
+        rbase = sizes[0]['reachable_text']
+        if rbase:
+            out.append('reachable text relative to ' + sizes[0]['variant'] + ': '
+                       + ', '.join(f"{s['variant']} {s['reachable_text'] / rbase:.3f}"
+                                   for s in sizes))
+    out.append('reachable: functions that can run, from the variant\'s benchmark '
+               'table through calls, taken addresses and data pointers; '
+               'text = every byte the variant carries')
+    dead = {s['variant']: s['unreachable'] for s in sizes if s['unreachable']}
+    for name, fns in dead.items():
+        out.append(f'unreachable in {name}: ' + ', '.join(fns))
     return '\n'.join(out)
 
 
