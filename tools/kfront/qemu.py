@@ -234,6 +234,7 @@ def _run(cmd: list[str], timeout: float, log: Path | None,
                 pass
         rc = proc.wait()
         sel.close()
+        proc.stdout.close()
         if logf:
             logf.close()
     elapsed = time.monotonic() - start
