@@ -190,5 +190,21 @@ class TestHostileOptions(unittest.TestCase):
         self.assertIsNone(cmd_boot.machine_problem(args))
 
 
+class TestLabSetup(unittest.TestCase):
+    """`kfront setup --lab` adds lava-dispatcher, and CI asks for it, so
+    the LAVA boot tests run there instead of skipping."""
+
+    def test_lab_packages_only_with_lab(self) -> None:
+        from kfront import cli, deps
+        self.assertIn("lava-dispatcher", deps.wanted_packages(lab=True))
+        self.assertNotIn("lava-dispatcher", deps.wanted_packages())
+        self.assertTrue(cli.make_parser().parse_args(["setup", "--lab"]).lab)
+        self.assertFalse(cli.make_parser().parse_args(["setup"]).lab)
+
+    def test_ci_installs_the_lab_packages(self) -> None:
+        ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
+        self.assertRegex(ci, r"(?m)^\./kfront setup --lab$")
+
+
 if __name__ == "__main__":
     unittest.main()
