@@ -6,20 +6,42 @@ import argparse
 import contextlib
 import io
 import json
+import os
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
 
 from tests.py import FIXTURES
-from kfront import cmd_collect, cmd_compare, cmd_report
+from kfront import (argtypes, cmd_boot, cmd_collect, cmd_compare, cmd_flags,
+                    cmd_host, cmd_report, cmd_run)
+
+COMMANDS = (cmd_collect, cmd_report, cmd_compare, cmd_boot, cmd_run, cmd_host,
+            cmd_flags)
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="kfront")
+    sub = parser.add_subparsers()
+    for mod in COMMANDS:
+        mod.register(sub)
+    return parser.parse_args(argv)
+
+
+def parse_error(argv: list[str]) -> tuple[int, str]:
+    """The exit status and message of an argparse error."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()):
+        try:
+            parse(argv)
+        except SystemExit as exc:
+            return int(exc.code or 0), err.getvalue()
+    return 0, err.getvalue()
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="kfront")
-    sub = parser.add_subparsers()
-    for mod in (cmd_collect, cmd_report, cmd_compare):
-        mod.register(sub)
-    args = parser.parse_args(argv)
+    args = parse(argv)
     self_out, self_err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(self_out), \
             contextlib.redirect_stderr(self_err):
@@ -111,6 +133,91 @@ class TestCommands(unittest.TestCase):
         self.assertIn("not JSON", err)
         status, _, err = run(["compare", str(a), str(self.out / "no.json")])
         self.assertEqual(status, 2)
+
+
+class TestHostileOptions(unittest.TestCase):
+    """Numbers that float() takes but no timeout can be, and kernel
+    arguments that cannot reach the kernel: an error naming the option and
+    its valid range, never a traceback or a boot that cannot time out."""
+
+    BAD_SECONDS = ("nan", "NaN", "inf", "-inf", "-1", "0", "-0", "ten")
+
+    def test_timeouts_reject_nan_inf_and_non_positive(self) -> None:
+        for command in (["boot"], ["run"], ["host"], ["flags"],
+                        ["collect", "x.log"]):
+            for bad in self.BAD_SECONDS:
+                with self.subTest(command=command[0], value=bad):
+                    status, err = parse_error(command + [f"--timeout={bad}"])
+                    self.assertEqual(status, 2)
+                    self.assertIn("argument --timeout", err)
+                    self.assertIn(repr(bad), err)
+                    self.assertNotIn("Traceback", err)
+
+    def test_timeouts_accept_positive_numbers(self) -> None:
+        self.assertEqual(parse(["boot", "--timeout", "2.5"]).timeout, 2.5)
+        self.assertEqual(parse(["run", "--timeout", "1e3"]).timeout, 1000.0)
+
+    def test_non_utf8_kernel_argument_names_it(self) -> None:
+        bad = os.fsdecode(b"bench=\xff")
+        for argv in (["boot", "--", bad], ["run", "--", bad]):
+            with self.subTest(command=argv[0]):
+                status, out, err = run(argv)
+                self.assertEqual(status, 2)
+                self.assertIn("b'bench=\\xff' is not valid UTF-8", err)
+                self.assertNotIn("Traceback", err)
+
+    def test_memory_sizes(self) -> None:
+        self.assertEqual(parse(["boot", "--memory", "64M"]).memory, 64)
+        self.assertEqual(parse(["boot", "--memory", "2G"]).memory, 2048)
+        self.assertEqual(parse(["boot", "--memory", "1024"]).memory, 1024)
+        self.assertEqual(parse(["boot"]).memory, 512)
+        for bad in ("12X", "1.5G", "", "-64M", "16M", "64G", "nan"):
+            with self.subTest(value=bad):
+                status, err = parse_error(["boot", f"--memory={bad}"])
+                self.assertEqual(status, 2)
+                self.assertIn("argument --memory", err)
+
+    def test_smp_counts(self) -> None:
+        self.assertEqual(parse(["run", "--smp", "2"]).smp, 2)
+        for bad in ("0", "-1", "65"):
+            with self.subTest(value=bad):
+                status, err = parse_error(["boot", f"--smp={bad}"])
+                self.assertEqual(status, 2)
+                self.assertIn(f"want 1 to {argtypes.SMP_MAX} CPUs", err)
+        for bad in ("two", "1.5"):
+            with self.subTest(value=bad):
+                status, err = parse_error(["boot", f"--smp={bad}"])
+                self.assertEqual(status, 2)
+                self.assertIn("not a whole number of CPUs", err)
+
+    @unittest.skipUnless(shutil.which("qemu-system-x86_64"),
+                         "qemu-system-x86_64 not installed (./kfront setup)")
+    def test_unknown_cpu_model_points_at_the_list(self) -> None:
+        for argv in (["boot", "--cpu", "Pentium9000", "--", "bench=none"],
+                     ["run", "--cpu", "Pentium9000,+avx2"]):
+            with self.subTest(command=argv[0]):
+                status, _, err = run(argv)
+                self.assertEqual(status, 2)
+                self.assertIn("unknown CPU model 'Pentium9000'", err)
+                self.assertIn("qemu-system-x86_64 -cpu help", err)
+        args = parse(["boot", "--cpu", "Skylake-Client,-avx2"])
+        self.assertIsNone(cmd_boot.machine_problem(args))
+
+
+class TestLabSetup(unittest.TestCase):
+    """`kfront setup --lab` adds lava-dispatcher, and CI asks for it, so
+    the LAVA boot tests run there instead of skipping."""
+
+    def test_lab_packages_only_with_lab(self) -> None:
+        from kfront import cli, deps
+        self.assertIn("lava-dispatcher", deps.wanted_packages(lab=True))
+        self.assertNotIn("lava-dispatcher", deps.wanted_packages())
+        self.assertTrue(cli.make_parser().parse_args(["setup", "--lab"]).lab)
+        self.assertFalse(cli.make_parser().parse_args(["setup"]).lab)
+
+    def test_ci_installs_the_lab_packages(self) -> None:
+        ci = (Path(__file__).resolve().parents[2] / ".ci" / "run").read_text()
+        self.assertRegex(ci, r"(?m)^\./kfront setup --lab$")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     # Every command checks the set-up first, so a fresh machine needs no
     # manual step; commands that only read files skip it.
     if getattr(args, 'needs_setup', True):
-        if not deps.ensure(quiet=not getattr(args, 'setup_verbose', False)):
+        if not deps.ensure(quiet=not getattr(args, 'setup_verbose', False),
+                           lab=getattr(args, 'lab', False)):
             return 1
     try:
         return int(args.func(args) or 0)

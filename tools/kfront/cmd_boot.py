@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import build, paths, qemu
+from kfront import argtypes, build, paths, qemu
 
 
 def add_boot_options(p: argparse.ArgumentParser) -> None:
@@ -16,6 +16,33 @@ def add_boot_options(p: argparse.ArgumentParser) -> None:
                    help='tcg (default). On machines like this one, a VM without '
                         'nested hardware support, KVM runs the guest far slower '
                         'than TCG: use it only on real hardware hosts')
+    p.add_argument('--cpu', metavar='MODEL',
+                   help='QEMU CPU model, optionally with features (MODEL[,+feat,...]): '
+                        'qemu64, Nehalem, Skylake-Client, EPYC, ...; '
+                        '`qemu-system-x86_64 -cpu help` lists them (default: max, '
+                        'or host with --accel kvm)')
+    p.add_argument('--memory', type=argtypes.memory_mb, default=512, metavar='SIZE',
+                   help=f'guest memory as QEMU -m reads it: 64M, 1G, ... '
+                        f'({argtypes.MEMORY_MIN_MB}M to {argtypes.MEMORY_MAX_MB // 1024}G, '
+                        f'default 512M)')
+    p.add_argument('--smp', type=argtypes.vcpu_count, default=1, metavar='N',
+                   help=f'virtual CPUs, 1 to {argtypes.SMP_MAX} (default 1; the '
+                        f'benchmarks run on the first)')
+
+
+def machine_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with --cpu, or None. The model list comes from the
+    installed QEMU, so a model it lacks fails here rather than as a QEMU
+    error after the build."""
+    if args.cpu is None:
+        return None
+    return qemu.cpu_problem(args.cpu, qemu.cpu_models())
+
+
+def machine_config(args: argparse.Namespace) -> dict:
+    """The BootConfig fields that add_boot_options sets."""
+    return {'firmware': args.firmware, 'accel': args.accel, 'cpu': args.cpu,
+            'memory_mb': args.memory, 'smp': args.smp}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        'to stdout (and --log FILE), and exit with the kernel\'s own '
                        'status (124 on timeout, 125 if the kernel never reported).')
     add_boot_options(p)
-    p.add_argument('--timeout', type=float, default=300.0, metavar='SECONDS',
-                   help='kill QEMU after this long (default 300)')
+    p.add_argument('--timeout', type=argtypes.positive_seconds, default=300.0,
+                   metavar='SECONDS', help='kill QEMU after this long (default 300)')
     p.add_argument('--log', type=Path, help='also write the serial output here')
     p.add_argument('--nic', choices=sorted(qemu.NIC_DEVICES),
                    help='add a network card on QEMU user networking (the guest '
@@ -40,8 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.timeout <= 0:
-        print('kfront boot: --timeout must be positive', file=sys.stderr)
+    problem = qemu.kernel_arg_problem(args.kernel_args) or machine_problem(args)
+    if problem:
+        print(f'kfront boot: {problem}', file=sys.stderr)
         return 2
     try:
         forwards = [qemu.Forward.parse(f) for f in args.forward]
@@ -54,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
     if not build.build():
         return 1
     extra = qemu.nic_qemu_args(args.nic, forwards) if args.nic else []
-    cfg = qemu.BootConfig(iso=paths.iso_path(), firmware=args.firmware,
-                          accel=args.accel, timeout=args.timeout,
-                          kernel_args=args.kernel_args, extra_qemu_args=extra)
+    cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
+                          kernel_args=args.kernel_args, extra_qemu_args=extra,
+                          **machine_config(args))
 
     def echo(chunk: bytes) -> None:
         sys.stdout.buffer.write(chunk)

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import collect, report, results
+from . import argtypes, collect, report, results
 from .records import Run
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "the suite-end record")
     p.add_argument("--baud", type=int, default=collect.DEFAULT_BAUD,
                    help="baud rate for --device (default 115200)")
-    p.add_argument("--timeout", type=float,
+    p.add_argument("--timeout", type=argtypes.positive_seconds,
                    default=collect.DEFAULT_DEVICE_TIMEOUT, metavar="SECONDS",
                    help="give up on --device after this long (default 600)")
     p.add_argument("--context", choices=results.CONTEXTS,

@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kfront import build, collect, flags, paths, qemu, results, sim, size
+from kfront import argtypes, build, collect, flags, paths, qemu, results, sim, size
 
 DEFAULT_CANDIDATES = paths.ROOT / 'bench' / 'hybrid-candidates.ini'
 FLAGS_BUILD = paths.ROOT / 'build-flags'
@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='order of the table (default: simulated L1i misses)')
     p.add_argument('--full', action='store_true', help='full runs instead of quick ones')
     p.add_argument('--out', type=Path, help='also write the scores as JSON here')
-    p.add_argument('--timeout', type=float, default=3600.0)
+    p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
+                   metavar='SECONDS', help='give up on a boot after this long (default 3600)')
     p.set_defaults(func=run)
 
 

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import build, collect, paths, report, results, vg
+from kfront import argtypes, build, collect, paths, report, results, vg
 from kfront.cmd_run import Progress, check_lists
 from kfront.records import Run
 
@@ -42,7 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    'vg.i1_misses')
     p.add_argument('--vg-runs', type=int, default=3, metavar='N',
                    help='counted runs per benchmark under valgrind (default 3)')
-    p.add_argument('--timeout', type=float, default=3600.0, metavar='SECONDS',
+    p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
+                   metavar='SECONDS',
                    help='give up on a host program after this long (default 3600)')
     p.add_argument('extra', nargs='*', metavar='EXTRA_ARGS',
                    help='further suite arguments after "--" (runs=, iters=, ...)')
@@ -68,8 +69,6 @@ def check_args(args: argparse.Namespace) -> str | None:
         return '--vg-runs must be at least 1'
     if args.valgrind and not shutil.which('valgrind'):
         return '--valgrind needs valgrind (Debian package valgrind: ./kfront setup)'
-    if args.timeout <= 0:
-        return '--timeout must be positive'
     return None
 
 

@@ -9,9 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-from kfront import build, collect, paths, qemu, report, results, sim, size
+from kfront import argtypes, build, collect, paths, qemu, report, results, sim, size
 from kfront.wirepeer import WirePeer
-from kfront.cmd_boot import add_boot_options
+from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
 
 PROGRESS_RE = re.compile(rb'^kfront: (\[\d+/\d+\].*|error.*|warning.*|timeout.*|exit status.*)$')
 LIST_RE = re.compile(r'^[A-Za-z0-9_.*?\-]+(,[A-Za-z0-9_.*?\-]+)*$')
@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='also run the net.wire_* benchmarks: a virtio or e1000 card '
                         'on QEMU user networking, against a peer this command '
                         'runs on 127.0.0.1 (their times include QEMU)')
-    p.add_argument('--timeout', type=float, default=3600.0, metavar='SECONDS',
+    p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
+                   metavar='SECONDS',
                    help='give up on the boot after this long (default 3600)')
     p.add_argument('extra', nargs='*', metavar='EXTRA_KERNEL_ARGS',
                    help='further kernel arguments after "--"')
@@ -81,8 +82,9 @@ def check_args(args: argparse.Namespace) -> str | None:
         return f'--footprint takes comma-separated numbers, got {args.footprint!r}'
     if args.variants_file is not None and not args.variants_file.is_file():
         return f'--variants-file {args.variants_file}: no such file'
-    if args.timeout <= 0:
-        return '--timeout must be positive'
+    problem = qemu.kernel_arg_problem(list(args.extra)) or machine_problem(args)
+    if problem:
+        return problem
     if args.sim is not None:
         try:
             sim.parse_models(args.sim)
@@ -126,8 +128,8 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
     log = out / 'serial.log'
-    cfg = qemu.BootConfig(iso=paths.iso_path(), firmware=args.firmware, accel=args.accel,
-                          timeout=args.timeout, kernel_args=kernel_args(args))
+    cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
+                          kernel_args=kernel_args(args), **machine_config(args))
     sim_out = None
     if args.sim:
         if args.accel != 'tcg':
@@ -175,6 +177,8 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         return 1
     extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
                                         'firmware': args.firmware, 'accel': args.accel,
+                                        'cpu': args.cpu, 'memory_mb': args.memory,
+                                        'smp': args.smp,
                                         'kernel_status': res.status}}
     if getattr(args, 'wire_peer', None):
         extra['wire_peer'] = args.wire_peer

@@ -9,6 +9,9 @@ from kfront import build
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser('setup', help='check and install the Debian packages kfront needs')
+    p.add_argument('--lab', action='store_true',
+                   help="also install Debian's lava-dispatcher (lava-run, about 150 "
+                        'packages) for the LAVA boot tests (docs/labs.md)')
     p.set_defaults(func=lambda args: 0, needs_setup=True, setup_verbose=True)
     p = sub.add_parser('build', help='configure (once) and build into build/')
     p.set_defaults(func=run_build)

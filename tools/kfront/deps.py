@@ -28,22 +28,32 @@ PACKAGES: dict[str, str] = {
     'valgrind': 'callgrind/cachegrind counts; validates the fesim plugin',
     'netcat-openbsd': 'nc: the interoperability tests talk to the echo service with it too',
     'qemu-user': 'qemu-x86_64 runs the fesim validation program under the plugin',
-    # lava-dispatcher (lava-run) stays optional: ~100 packages (libguestfs,
-    # kernel headers, ...); its test skips without it (docs/labs.md).
     'lava-common': "LAVA's job schema: the tests validate `kfront lava-job` output",
 }
 
+# `kfront setup --lab` adds these. lava-dispatcher brings lava-run, which the
+# LAVA boot tests drive; it is about 150 packages (libguestfs, kernel
+# headers, ...), so a plain setup leaves it out and those tests skip.
+LAB_PACKAGES: dict[str, str] = {
+    'lava-dispatcher': 'lava-run: the LAVA boot tests run generated jobs through it',
+}
 
-def missing_packages() -> list[str]:
+
+def wanted_packages(lab: bool = False) -> list[str]:
+    return list(PACKAGES) + (list(LAB_PACKAGES) if lab else [])
+
+
+def missing_packages(lab: bool = False) -> list[str]:
     """Packages not installed, by dpkg's record; [] when dpkg is absent."""
     if not shutil.which('dpkg-query'):
         return []
+    wanted = wanted_packages(lab)
     out = subprocess.run(
-        ['dpkg-query', '-W', '-f=${Package} ${db:Status-Status}\n', *PACKAGES],
+        ['dpkg-query', '-W', '-f=${Package} ${db:Status-Status}\n', *wanted],
         capture_output=True, text=True).stdout
     installed = {line.split()[0] for line in out.splitlines()
                  if line.endswith(' installed')}
-    return [p for p in PACKAGES if p not in installed]
+    return [p for p in wanted if p not in installed]
 
 
 def _apt_prefix() -> list[str] | None:
@@ -54,21 +64,22 @@ def _apt_prefix() -> list[str] | None:
     return None
 
 
-def ensure(quiet: bool = False) -> bool:
-    """Install what is missing. Returns False with a message on failure."""
+def ensure(quiet: bool = False, lab: bool = False) -> bool:
+    """Install what is missing (with lab: LAB_PACKAGES too). Returns
+    False with a message on failure."""
     if not shutil.which('dpkg-query'):
         need = [t for t in ('gcc', 'nasm', 'meson', 'ninja', 'qemu-system-x86_64',
                             'grub-mkrescue', 'xorriso') if not shutil.which(t)]
         if need:
             print('kfront: not a Debian/Ubuntu system and these tools are missing: '
                   + ', '.join(need) + '. Install the equivalents of: '
-                  + ' '.join(PACKAGES), file=sys.stderr)
+                  + ' '.join(wanted_packages(lab)), file=sys.stderr)
             return False
         return True
-    missing = missing_packages()
+    missing = missing_packages(lab)
     if not missing:
         if not quiet:
-            print('kfront setup: all %d packages present' % len(PACKAGES))
+            print('kfront setup: all %d packages present' % len(wanted_packages(lab)))
         return True
     prefix = _apt_prefix()
     if prefix is None:
@@ -86,7 +97,7 @@ def ensure(quiet: bool = False) -> bool:
             print('kfront: "%s" failed (exit %d)' % (' '.join(cmd), res.returncode),
                   file=sys.stderr)
             return False
-    still = missing_packages()
+    still = missing_packages(lab)
     if still:
         print('kfront: still missing after install: ' + ' '.join(still), file=sys.stderr)
         return False

@@ -45,6 +45,8 @@ class BootConfig:
     timeout: float = 300.0
     kernel_args: list[str] = field(default_factory=list)
     memory_mb: int = 512
+    cpu: str | None = None          # QEMU -cpu; None: max (tcg) or host (kvm)
+    smp: int = 1                    # QEMU -smp: virtual CPUs
     extra_qemu_args: list[str] = field(default_factory=list)
 
 
@@ -116,15 +118,13 @@ def ovmf_firmware() -> str | None:
 
 def qemu_command(cfg: BootConfig, cmdline_file: Path | None) -> list[str]:
     qemu = shutil.which('qemu-system-x86_64') or 'qemu-system-x86_64'
-    cmd = [qemu, '-M', 'q35', '-m', str(cfg.memory_mb), '-smp', '1',
+    cmd = [qemu, '-M', 'q35', '-m', str(cfg.memory_mb), '-smp', str(cfg.smp),
            '-display', 'none', '-monitor', 'none', '-serial', 'stdio',
            '-no-reboot',
            '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
            '-cdrom', str(cfg.iso), '-boot', 'd']
-    if cfg.accel == 'kvm':
-        cmd += ['-accel', 'kvm', '-cpu', 'host']
-    else:
-        cmd += ['-accel', 'tcg', '-cpu', 'max']
+    default_cpu = 'host' if cfg.accel == 'kvm' else 'max'
+    cmd += ['-accel', cfg.accel, '-cpu', cfg.cpu or default_cpu]
     if cfg.firmware == 'uefi':
         fw = ovmf_firmware()
         if fw is None:
@@ -135,6 +135,45 @@ def qemu_command(cfg: BootConfig, cmdline_file: Path | None) -> list[str]:
         # GRUB menu stay the same for every boot (kernel/main.c).
         cmd += ['-fw_cfg', f'name=opt/kfront/cmdline,file={cmdline_file}']
     return cmd + cfg.extra_qemu_args
+
+
+def kernel_arg_problem(kernel_args: list[str]) -> str | None:
+    """Why these arguments cannot reach the kernel, or None.
+
+    The command line travels as UTF-8 text through fw_cfg; an argument
+    that came from the shell as undecodable bytes (Python keeps them as
+    surrogate escapes) cannot be written there.
+    """
+    for arg in kernel_args:
+        try:
+            arg.encode('utf-8')
+        except UnicodeEncodeError:
+            raw = os.fsencode(arg)
+            return f'kernel argument {raw!r} is not valid UTF-8'
+    return None
+
+
+def cpu_models(qemu: str = 'qemu-system-x86_64') -> list[str]:
+    """The CPU model names `qemu-system-x86_64 -cpu help` lists."""
+    res = subprocess.run([qemu, '-cpu', 'help'], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=60)
+    models = []
+    for line in res.stdout.splitlines():
+        # "x86 Skylake-Client-v1  Intel Core Processor (Skylake)"
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] == 'x86':
+            models.append(parts[1])
+    return models
+
+
+def cpu_problem(cpu: str, known: list[str]) -> str | None:
+    """Why `cpu` (MODEL or MODEL,FEATURES) is not a model QEMU knows."""
+    model = cpu.split(',', 1)[0]
+    if model in known:
+        return None
+    return (f'unknown CPU model {model!r}: `qemu-system-x86_64 -cpu help` lists '
+            f'the {len(known)} valid ones (e.g. qemu64, Nehalem, Skylake-Client, '
+            f'EPYC, max)')
 
 
 def _status_from_rc(rc: int) -> int | None:
@@ -150,7 +189,7 @@ def boot(cfg: BootConfig, log: Path | None = None,
         cmdline_file = None
         if cfg.kernel_args:
             cmdline_file = Path(tmp) / 'cmdline'
-            cmdline_file.write_text(' '.join(cfg.kernel_args))
+            cmdline_file.write_text(' '.join(cfg.kernel_args), encoding='utf-8')
         cmd = qemu_command(cfg, cmdline_file)
         return _run(cmd, cfg.timeout, log, on_output)
 
@@ -195,6 +234,7 @@ def _run(cmd: list[str], timeout: float, log: Path | None,
                 pass
         rc = proc.wait()
         sel.close()
+        proc.stdout.close()
         if logf:
             logf.close()
     elapsed = time.monotonic() - start
