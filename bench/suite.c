@@ -245,6 +245,11 @@ static bool bench_item_matches(const struct suite *s, const char *item)
 	return false;
 }
 
+static bool is_glob(const char *item)
+{
+	return strchr(item, '*') || strchr(item, '?');
+}
+
 static void list_bench_names(const struct suite *s)
 {
 	const struct variant_desc *v0 = s->variants[0];
@@ -272,8 +277,8 @@ static int check_bench_items(const struct suite *s)
 			return EXIT_USAGE;
 		if (!bench_item_matches(s, item)) {
 			printk("kfront: error: bench= item '%s' matches no benchmark%s\n",
-			       item, s->cfg.wire ? "" :
-			       " (net.wire_* only by exact name without peer=)");
+			       item, is_glob(item) ? " (globs never select "
+			       "calib.hang, nor net.wire_* without peer=)" : "");
 			list_bench_names(s);
 			return EXIT_USAGE;
 		}

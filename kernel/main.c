@@ -81,7 +81,7 @@ static void parse_cmdline(void)
 	    cmdline_add(&kfront_cmdline, extra, "fw_cfg command line",
 			boot_err, sizeof(boot_err))) {
 		printk("kfront: command line: %s%s%s\n", bootinfo.cmdline,
-		       *extra ? " " : "", extra);
+		       bootinfo.cmdline[0] && *extra ? " " : "", extra);
 		usage_error("%s", boot_err);
 	}
 	printk("kfront: command line: %s\n", kfront_cmdline.text);

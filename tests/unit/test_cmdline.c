@@ -4,6 +4,8 @@
 #include <kfront/cmdline.h>
 #include <kfront/compiler.h>
 #include <kfront/errno.h>
+#include <kfront/harness.h>
+#include <kfront/params.h>
 #include "check.h"
 
 static const struct param_spec specs[] = {
@@ -146,6 +148,22 @@ static void test_too_long(void)
 	CHECK(strstr(err, msg) != NULL);
 }
 
+/* runs= advertises what the harness keeps: one constant for both. */
+static void test_runs_range_is_the_harness_limit(void)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "runs=%d", HARNESS_MAX_RUNS);
+	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
+			    sizeof(err)) == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), HARNESS_MAX_RUNS);
+	snprintf(line, sizeof(line), "runs=%d", HARNESS_MAX_RUNS + 1);
+	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
+			    sizeof(err)) == -EINVAL);
+	snprintf(line, sizeof(line), "from 1 to %d", HARNESS_MAX_RUNS);
+	CHECK(strstr(err, line) != NULL);
+}
+
 int main(void)
 {
 	test_valid();
@@ -156,5 +174,6 @@ int main(void)
 	test_later_source_overrides();
 	test_unknown_key_lookup();
 	test_bytes_that_need_escaping();
+	test_runs_range_is_the_harness_limit();
 	return check_report("cmdline");
 }
