@@ -95,9 +95,11 @@ static void emit_suite_end(int status)
 	rec_emit(&rec);
 }
 
+/* Ends the error line with the valid names: one line, so `kfront run`
+ * shows them with the error. */
 static void list_variant_names(void)
 {
-	printk("kfront: valid variants:");
+	printk("; valid variants:");
 	for (u32 i = 0; i < kfront_nvariants; i++)
 		printk(" %s", kfront_variants[i]->name);
 	printk("\n");
@@ -141,7 +143,7 @@ static int check_variant_items(const char *sel)
 		if (next_item("variant", &sel, item, sizeof(item)))
 			return EXIT_USAGE;
 		if (!variant_item_matches(item)) {
-			printk("kfront: error: variant= item '%s' matches no variant\n",
+			printk("kfront: error: variant= item '%s' matches no variant",
 			       item);
 			list_variant_names();
 			return EXIT_USAGE;
@@ -250,11 +252,12 @@ static bool is_glob(const char *item)
 	return strchr(item, '*') || strchr(item, '?');
 }
 
+/* Ends the error line with the valid names, like list_variant_names. */
 static void list_bench_names(const struct suite *s)
 {
 	const struct variant_desc *v0 = s->variants[0];
 
-	printk("kfront: valid benchmarks:");
+	printk("; valid benchmarks:");
 	for (u32 b = 0; b < v0->nbenches; b++)
 		printk(" %s", v0->benches[b]->name);
 	printk("\n");
@@ -276,7 +279,7 @@ static int check_bench_items(const struct suite *s)
 		if (next_item("bench", &list, item, sizeof(item)))
 			return EXIT_USAGE;
 		if (!bench_item_matches(s, item)) {
-			printk("kfront: error: bench= item '%s' matches no benchmark%s\n",
+			printk("kfront: error: bench= item '%s' matches no benchmark%s",
 			       item, is_glob(item) ? " (globs never select "
 			       "calib.hang, nor net.wire_* without peer=)" : "");
 			list_bench_names(s);

@@ -42,8 +42,9 @@ def cmdline_max() -> int:
 
 
 def listed_names(res: qemu.BootResult, what: str) -> list[str]:
-    """The names of "kfront: valid <what>: a b c" in a boot's output."""
-    m = re.search(rf'^kfront: valid {what}: (.*?)\r?$', res.text, re.M)
+    """The names of "kfront: error: ...; valid <what>: a b c" in a boot's
+    output: on the error line, so `kfront run` shows them too."""
+    m = re.search(rf'^kfront: error: .*; valid {what}: (.*?)\r?$', res.text, re.M)
     assert m, res.text[-2000:]
     return m.group(1).split()
 
