@@ -27,40 +27,31 @@ bool glob_match(const char *pat, const char *name)
 	return !*pat;
 }
 
-bool select_match(const char *list, const char *name)
+int select_next_item(const char **list, char *item, size_t size)
 {
-	char pat[64];
+	const char *p = *list;
+	size_t n = 0;
 
-	while (*list) {
-		size_t n = 0;
-
-		while (*list && *list != ',') {
-			if (n + 1 < sizeof(pat))
-				pat[n++] = *list;
-			list++;
-		}
-		pat[n] = '\0';
-		if (*list == ',')
-			list++;
-		if (n && glob_match(pat, name))
-			return true;
+	while (p[n] && p[n] != ',')
+		n++;
+	*list = p[n] == ',' ? p + n + 1 : p + n;
+	if (n >= size) {
+		item[0] = '\0';
+		return -E2BIG;
 	}
-	return false;
+	memcpy(item, p, n);
+	item[n] = '\0';
+	return (int)n;
 }
 
-bool select_exact(const char *list, const char *name)
+bool select_match(const char *list, const char *name)
 {
-	size_t n = strlen(name);
+	char pat[SELECT_ITEM_MAX];
 
 	while (*list) {
-		const char *end = strchr(list, ',');
-		size_t len = end ? (size_t)(end - list) : strlen(list);
-
-		if (len == n && !strncmp(list, name, n))
+		if (select_next_item(&list, pat, sizeof(pat)) > 0 &&
+		    glob_match(pat, name))
 			return true;
-		if (!end)
-			break;
-		list = end + 1;
 	}
 	return false;
 }

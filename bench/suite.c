@@ -63,6 +63,8 @@ static const char *const state_names[] = {
 	[STATE_WARM] = "warm", [STATE_COLD] = "cold", [STATE_BOTH] = "both",
 };
 
+/* The command line appears once (cmdline): bench= and variant= are in
+ * it, so the record of a line at CMDLINE_MAX still fits. */
 static void emit_suite_begin(const struct suite *s)
 {
 	rec_begin(&rec, "suite_begin");
@@ -83,8 +85,6 @@ static void emit_suite_begin(const struct suite *s)
 	rec_str(&rec, "method", s->cfg.method == METHOD_DIFF ? "diff" : "overhead");
 	rec_str(&rec, "state", state_names[s->cfg.state]);
 	rec_u64(&rec, "budget_ms", s->cfg.budget_ms);
-	rec_str(&rec, "bench", s->bench_sel);
-	rec_str(&rec, "variant", s->variant_sel);
 	rec_arr_begin(&rec, "footprint");
 	for (int i = 0; i < s->nfootprints; i++)
 		rec_arr_u64(&rec, s->footprints[i]);
@@ -102,6 +102,80 @@ static void emit_suite_end(int status)
 	rec_emit(&rec);
 }
 
+/* Ends the error line with the valid names: one line, so `kfront run`
+ * shows them with the error. */
+static void list_variant_names(void)
+{
+	printk("; valid variants:");
+	for (u32 i = 0; i < kfront_nvariants; i++)
+		printk(" %s", kfront_variants[i]->name);
+	printk("\n");
+}
+
+/*
+ * Step to the next item of a bench= or variant= list; an empty or overlong
+ * item is an error (EXIT_USAGE), never silently skipped or cut.
+ */
+static int next_item(const char *key, const char **list, char *item, size_t size)
+{
+	int n = select_next_item(list, item, size);
+
+	if (n > 0)
+		return 0;
+	if (n == 0)
+		printk("kfront: error: %s= has an empty item (two commas, or one at an end)\n",
+		       key);
+	else
+		printk("kfront: error: %s= has an item longer than %zu bytes\n",
+		       key, size - 1);
+	return EXIT_USAGE;
+}
+
+static bool variant_item_matches(const char *item)
+{
+	for (u32 i = 0; i < kfront_nvariants; i++) {
+		if (glob_match(item, kfront_variants[i]->name))
+			return true;
+	}
+	return false;
+}
+
+/* Every item of variant= must select a variant: a typo is no silent
+ * "run the others". */
+static int check_variant_items(const char *sel)
+{
+	char item[SELECT_ITEM_MAX];
+
+	while (*sel) {
+		if (next_item("variant", &sel, item, sizeof(item)))
+			return EXIT_USAGE;
+		if (!variant_item_matches(item)) {
+			printk("kfront: error: variant= item '%s' matches no variant",
+			       item);
+			list_variant_names();
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int select_variants(struct suite *s)
+{
+	if (check_variant_items(s->variant_sel))
+		return EXIT_USAGE;
+	for (u32 i = 0; i < kfront_nvariants; i++) {
+		if (!select_match(s->variant_sel, kfront_variants[i]->name))
+			continue;
+		if (s->nvariants == HARNESS_MAX_VARIANTS) {
+			printk("kfront: error: more than %d variants selected\n",
+			       HARNESS_MAX_VARIANTS);
+			return EXIT_USAGE;
+		}
+		s->variants[s->nvariants++] = kfront_variants[i];
+	}
+	return 0;
+}
+
 /* Configuration from the command line; 0 or EXIT_USAGE with a message. */
 static int configure(struct suite *s, const struct cmdline *cl)
 {
@@ -117,11 +191,6 @@ static int configure(struct suite *s, const struct cmdline *cl)
 	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms", quick ? 30000 : 120000);
 	s->bench_sel = cmdline_str(cl, "bench", "*");
 	s->variant_sel = cmdline_str(cl, "variant", "*");
-	if (s->cfg.runs > HARNESS_MAX_RUNS) {
-		printk("kfront: error: runs=%u is more than the harness keeps (%d)\n",
-		       s->cfg.runs, HARNESS_MAX_RUNS);
-		return EXIT_USAGE;
-	}
 	s->nfootprints = parse_u32_list(cmdline_str(cl, "footprint", "0"),
 					s->footprints, MAX_FOOTPRINTS);
 	if (s->nfootprints < 0) {
@@ -129,24 +198,7 @@ static int configure(struct suite *s, const struct cmdline *cl)
 		       "numbers, e.g. footprint=0,16,64\n", MAX_FOOTPRINTS);
 		return EXIT_USAGE;
 	}
-	for (u32 i = 0; i < kfront_nvariants; i++) {
-		if (!select_match(s->variant_sel, kfront_variants[i]->name))
-			continue;
-		if (s->nvariants == HARNESS_MAX_VARIANTS) {
-			printk("kfront: error: more than %d variants selected\n",
-			       HARNESS_MAX_VARIANTS);
-			return EXIT_USAGE;
-		}
-		s->variants[s->nvariants++] = kfront_variants[i];
-	}
-	if (!s->nvariants) {
-		printk("kfront: error: variant=%s matches none of:", s->variant_sel);
-		for (u32 i = 0; i < kfront_nvariants; i++)
-			printk(" %s", kfront_variants[i]->name);
-		printk("\n");
-		return EXIT_USAGE;
-	}
-	return 0;
+	return select_variants(s);
 }
 
 /* peer=: the real NIC and host peer of the net.wire_* benchmarks. */
@@ -168,12 +220,81 @@ static int setup_wire(struct suite *s)
 	return 0;
 }
 
-static bool bench_selected(const struct suite *s, const struct bench_desc *b)
+/* Explicit benchmarks (and the wire ones without peer=) are selected by
+ * their exact name only, never by a glob. */
+static bool item_selects(const struct suite *s, const char *item,
+			 const struct bench_desc *b)
 {
 	if ((b->flags & BENCH_F_EXPLICIT) ||
 	    ((b->flags & BENCH_F_WIRE) && !s->cfg.wire))
-		return select_exact(s->bench_sel, b->name);
-	return select_match(s->bench_sel, b->name);
+		return !strcmp(item, b->name);
+	return glob_match(item, b->name);
+}
+
+static bool bench_selected(const struct suite *s, const struct bench_desc *b)
+{
+	const char *list = s->bench_sel;
+	char item[SELECT_ITEM_MAX];
+
+	while (*list) {
+		if (select_next_item(&list, item, sizeof(item)) > 0 &&
+		    item_selects(s, item, b))
+			return true;
+	}
+	return false;
+}
+
+static bool bench_item_matches(const struct suite *s, const char *item)
+{
+	const struct variant_desc *v0 = s->variants[0];
+
+	for (u32 b = 0; b < v0->nbenches; b++) {
+		if (item_selects(s, item, v0->benches[b]))
+			return true;
+	}
+	return false;
+}
+
+static bool is_glob(const char *item)
+{
+	return strchr(item, '*') || strchr(item, '?');
+}
+
+/* Ends the error line with the valid names, like list_variant_names. */
+static void list_bench_names(const struct suite *s)
+{
+	const struct variant_desc *v0 = s->variants[0];
+
+	printk("; valid benchmarks:");
+	for (u32 b = 0; b < v0->nbenches; b++)
+		printk(" %s", v0->benches[b]->name);
+	printk("\n");
+}
+
+/*
+ * Every item of bench= must select a benchmark, checked before any runs:
+ * a typo would otherwise end as a "complete" run without its results.
+ * bench=none alone describes the machine and selects nothing on purpose.
+ */
+static int check_bench_items(const struct suite *s)
+{
+	const char *list = s->bench_sel;
+	char item[SELECT_ITEM_MAX];
+
+	if (!strcmp(list, "none"))
+		return 0;
+	while (*list) {
+		if (next_item("bench", &list, item, sizeof(item)))
+			return EXIT_USAGE;
+		if (!bench_item_matches(s, item)) {
+			printk("kfront: error: bench= item '%s' matches no benchmark%s",
+			       item, is_glob(item) ? " (globs never select "
+			       "calib.hang, nor net.wire_* without peer=)" : "");
+			list_bench_names(s);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
 }
 
 static int count_benches(const struct suite *s)
@@ -211,6 +332,15 @@ static int run_bench(struct suite *s, u32 b, int pos, int total)
 	return failed;
 }
 
+/* suite_end is the last record: a record lost before it (too long, and
+ * replaced by an error record) already counts. */
+static int final_status(int failed)
+{
+	if (rec_lost_count())
+		return EXIT_RECORD_LOST;
+	return failed ? EXIT_BENCH_FAILED : EXIT_OK;
+}
+
 int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 {
 	static struct suite s;
@@ -223,20 +353,22 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 	status = setup_wire(&s);
 	if (status)
 		return status;
+	status = check_bench_items(&s);
+	if (status)
+		return status;
 	watchdog_init();
 	emit_suite_begin(&s);
 	if (!strcmp(s.bench_sel, "none")) {
-		emit_suite_end(EXIT_OK);
-		return EXIT_OK;
+		status = final_status(0);
+		emit_suite_end(status);
+		return status;
 	}
 	total = count_benches(&s);
-	if (!total)
-		printk("kfront: warning: bench=%s matches no benchmark\n", s.bench_sel);
 	for (u32 b = 0; b < s.variants[0]->nbenches; b++) {
 		if (bench_selected(&s, s.variants[0]->benches[b]))
 			failed += run_bench(&s, b, ++pos, total);
 	}
-	status = failed ? EXIT_BENCH_FAILED : EXIT_OK;
+	status = final_status(failed);
 	emit_suite_end(status);
 	return status;
 }

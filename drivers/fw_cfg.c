@@ -50,7 +50,7 @@ bool fw_cfg_present(void)
 	return present;
 }
 
-int fw_cfg_read_file(const char *name, char *buf, size_t len)
+int fw_cfg_read_file(const char *name, char *buf, size_t len, size_t *size_out)
 {
 	u32 count;
 
@@ -68,6 +68,7 @@ int fw_cfg_read_file(const char *name, char *buf, size_t len)
 		if (strcmp(f.name, name))
 			continue;
 		size = be32_to_cpu(f.size);
+		*size_out = size;
 		if (size >= len)
 			return -E2BIG;
 		outw(FW_CFG_PORT_SEL, __builtin_bswap16(f.select));

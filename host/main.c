@@ -72,7 +72,7 @@ static int join_args(char *buf, size_t len, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	char line[CMDLINE_MAX], err[600];
+	static char line[CMDLINE_MAX], err[CMDLINE_ERR_MAX];
 	int i = 1, cpu = -1;
 	bool no_pin = false;
 
@@ -99,8 +99,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kfront-host: %s\n", err);
 		return EXIT_USAGE;
 	}
-	if (cmdline_get(&kfront_cmdline, "crash")->set ||
-	    cmdline_get(&kfront_cmdline, "exit")->set) {
+	if (cmdline_has(&kfront_cmdline, "crash") ||
+	    cmdline_has(&kfront_cmdline, "exit")) {
 		fprintf(stderr, "kfront-host: crash= and exit= are for the kernel only\n");
 		return EXIT_USAGE;
 	}

@@ -19,14 +19,13 @@ static int find_spec(const struct cmdline *cl, const char *key)
 	return -1;
 }
 
-/* "bench, exit, runs, ..." for error messages. */
-static void list_keys(const struct cmdline *cl, char *buf, size_t len)
+/* Append "bench, exit, runs, ..." to the message in err. */
+static void append_keys(const struct cmdline *cl, char *err, size_t errlen)
 {
-	size_t off = 0;
+	size_t off = strlen(err);
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < cl->nspecs && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+	for (size_t i = 0; i < cl->nspecs && off < errlen; i++)
+		off += (size_t)snprintf(err + off, errlen - off, "%s%s",
 					i ? ", " : "", cl->specs[i].key);
 }
 
@@ -94,9 +93,8 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 				 key, key, val);
 			return -EINVAL;
 		}
-		pv->set = true;
 		pv->num = 1;
-		return 0;
+		goto done;
 	}
 	if (!val || !*val) {
 		snprintf(err, errlen, "'%s' needs a value: %s=%s", key, key,
@@ -127,16 +125,29 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 	default:
 		break;
 	}
-	pv->set = true;
 	pv->str = val;
+done:
+	pv->set = true;
+	pv->source = cl->nsources;
 	return 0;
 }
 
-static int parse_word(struct cmdline *cl, char *word, char *err, size_t errlen)
+/* A key repeated within one source is a mistake: which value was meant? */
+static int check_repeat(const struct cmdline *cl, int i, const char *key,
+			const char *origin, char *err, size_t errlen)
+{
+	if (!cl->vals[i].set || cl->vals[i].source != cl->nsources)
+		return 0;
+	snprintf(err, errlen, "'%s' is given more than once in the %s; give each key once",
+		 key, origin);
+	return -EINVAL;
+}
+
+static int parse_word(struct cmdline *cl, char *word, const char *origin,
+		      char *err, size_t errlen)
 {
 	char *eq = strchr(word, '=');
 	const char *val = NULL;
-	char keys[400];
 	int i;
 
 	if (eq) {
@@ -149,21 +160,51 @@ static int parse_word(struct cmdline *cl, char *word, char *err, size_t errlen)
 	}
 	i = find_spec(cl, word);
 	if (i < 0) {
-		list_keys(cl, keys, sizeof(keys));
-		snprintf(err, errlen, "unknown kernel argument '%s'; valid keys: %s",
-			 word, keys);
+		snprintf(err, errlen, "unknown kernel argument '%s'; valid keys: ",
+			 word);
+		append_keys(cl, err, errlen);
 		return -EINVAL;
 	}
+	if (check_repeat(cl, i, word, origin, err, errlen))
+		return -EINVAL;
 	return set_value(cl, i, word, val, err, errlen);
 }
 
-int cmdline_parse(struct cmdline *cl, const char *src,
-		  const struct param_spec *specs, size_t nspecs,
-		  char *err, size_t errlen)
+/*
+ * Payloads of records are printable ASCII, and the suite_begin record
+ * quotes the line: a byte that would need escaping could make it longer
+ * than its source. No parameter needs such bytes, so they are refused.
+ */
+static int check_bytes(const char *src, size_t len, const char *origin,
+		       char *err, size_t errlen)
 {
-	size_t len = src ? strnlen(src, CMDLINE_MAX) : 0;
-	char *p;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)src[i];
 
+		if (is_blank((char)c) || (c > 0x20 && c < 0x7f && c != '"' && c != '\\'))
+			continue;
+		snprintf(err, errlen,
+			 "byte 0x%02x at offset %zu of the %s is not allowed: "
+			 "use printable ASCII without quotes or backslashes",
+			 c, i, origin);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Keep a word in the line as given, one blank after the previous one. */
+static void append_text(struct cmdline *cl, const char *word, size_t n)
+{
+	if (cl->text_len)
+		cl->text[cl->text_len++] = ' ';
+	memcpy(cl->text + cl->text_len, word, n);
+	cl->text_len += n;
+	cl->text[cl->text_len] = '\0';
+}
+
+int cmdline_init(struct cmdline *cl, const struct param_spec *specs,
+		 size_t nspecs, char *err, size_t errlen)
+{
 	memset(cl, 0, sizeof(*cl));
 	cl->specs = specs;
 	cl->nspecs = nspecs;
@@ -171,18 +212,38 @@ int cmdline_parse(struct cmdline *cl, const char *src,
 		snprintf(err, errlen, "too many parameter specs (%zu)", nspecs);
 		return -EINVAL;
 	}
-	if (len >= CMDLINE_MAX) {
-		snprintf(err, errlen, "command line longer than %d bytes",
-			 CMDLINE_MAX - 1);
+	return 0;
+}
+
+int cmdline_add(struct cmdline *cl, const char *src, const char *origin,
+		char *err, size_t errlen)
+{
+	size_t len = src ? strlen(src) : 0;
+	size_t given = cl->given_len + (cl->given_len && len ? 1 : 0) + len;
+	char *p;
+
+	if (given >= CMDLINE_MAX) {
+		snprintf(err, errlen,
+			 "command line too long: %zu bytes, the limit is %d",
+			 given, CMDLINE_MAX - 1);
+		return -E2BIG;
+	}
+	if (cl->nsources == CMDLINE_MAX_SOURCES) {
+		snprintf(err, errlen, "more than %d command-line sources",
+			 CMDLINE_MAX_SOURCES);
 		return -EINVAL;
 	}
-	if (len) {
-		memcpy(cl->copy, src, len);
-		memcpy(cl->text, src, len);
-	}
-	cl->copy[len] = '\0';
-	cl->text[len] = '\0';
-	for (p = cl->copy; *p;) {
+	if (check_bytes(src, len, origin, err, errlen))
+		return -EINVAL;
+	cl->given_len = given;
+	cl->nsources++;
+	if (!len)
+		return 0;
+	p = cl->copy + cl->copy_len;
+	memcpy(p, src, len);
+	p[len] = '\0';
+	cl->copy_len += len + 1;
+	while (*p) {
 		char *word;
 		int ret;
 
@@ -193,13 +254,23 @@ int cmdline_parse(struct cmdline *cl, const char *src,
 		word = p;
 		while (*p && !is_blank(*p))
 			p++;
+		append_text(cl, word, (size_t)(p - word));
 		if (*p)
 			*p++ = '\0';
-		ret = parse_word(cl, word, err, errlen);
+		ret = parse_word(cl, word, origin, err, errlen);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int cmdline_parse(struct cmdline *cl, const char *src,
+		  const struct param_spec *specs, size_t nspecs,
+		  char *err, size_t errlen)
+{
+	int ret = cmdline_init(cl, specs, nspecs, err, errlen);
+
+	return ret ? ret : cmdline_add(cl, src, "command line", err, errlen);
 }
 
 const struct param_value *cmdline_get(const struct cmdline *cl,
@@ -210,13 +281,17 @@ const struct param_value *cmdline_get(const struct cmdline *cl,
 	return i < 0 ? NULL : &cl->vals[i];
 }
 
-bool cmdline_flag(const struct cmdline *cl, const char *key)
+bool cmdline_has(const struct cmdline *cl, const char *key)
 {
 	const struct param_value *v = cmdline_get(cl, key);
 
 	return v && v->set;
 }
 
+bool cmdline_flag(const struct cmdline *cl, const char *key)
+{
+	return cmdline_has(cl, key);
+}
 u64 cmdline_uint(const struct cmdline *cl, const char *key, u64 dflt)
 {
 	const struct param_value *v = cmdline_get(cl, key);

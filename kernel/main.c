@@ -4,6 +4,7 @@
 #include <kfront/arch.h>
 #include <kfront/bootinfo.h>
 #include <kfront/drivers.h>
+#include <kfront/errno.h>
 #include <kfront/exit.h>
 #include <kfront/mm.h>
 #include <kfront/netserve.h>
@@ -19,45 +20,85 @@
 
 struct cmdline kfront_cmdline;
 static struct bootinfo bootinfo;
+/* The one buffer for messages of boot-time checks (parsers fill it). */
+static char boot_err[CMDLINE_ERR_MAX];
 
-/* GRUB's command line, then the one `kfront boot` passes through fw_cfg. */
-static void gather_cmdline(char *buf, size_t len)
+/* Print "kfront: error: ..." and stop with "bad command line". */
+static void __noreturn usage_error(const char *fmt, ...)
 {
-	char extra[CMDLINE_MAX];
-	size_t n = strnlen(bootinfo.cmdline, len - 1);
+	va_list ap;
 
-	memcpy(buf, bootinfo.cmdline, n);
-	buf[n] = '\0';
-	if (fw_cfg_read_file(FW_CFG_CMDLINE, extra, sizeof(extra)) > 0)
-		snprintf(buf + n, len - n, "%s%s", n ? " " : "", extra);
+	va_start(ap, fmt);
+	vsnprintf(boot_err, sizeof(boot_err), fmt, ap);
+	va_end(ap);
+	printk("kfront: error: %s\n", boot_err);
+	kernel_exit(EXIT_USAGE);
 }
 
+/*
+ * The extra arguments `kfront boot` passes through fw_cfg. Their length is
+ * needed even when they do not fit: a line that is too long is an error
+ * naming its length, never silently dropped.
+ */
+static const char *read_fw_cfg_args(size_t *len)
+{
+	static char extra[CMDLINE_MAX];
+	size_t size = 0;
+	int ret = fw_cfg_read_file(FW_CFG_CMDLINE, extra, sizeof(extra), &size);
+
+	*len = size;
+	if (ret == -E2BIG)
+		return NULL;
+	if (ret < 0) {		/* no fw_cfg, or no such file: no extra args */
+		*len = 0;
+		return "";
+	}
+	return extra;
+}
+
+static void check_cmdline_length(size_t grub_len, size_t fw_cfg_len)
+{
+	size_t total = grub_len + (grub_len && fw_cfg_len ? 1 : 0) + fw_cfg_len;
+
+	if (total < CMDLINE_MAX)
+		return;
+	usage_error("command line too long: %zu bytes (boot loader %zu, fw_cfg %zu), the limit is %d",
+		    total, grub_len, fw_cfg_len, CMDLINE_MAX - 1);
+}
+
+/* GRUB's command line sets defaults; the one `kfront boot` passes
+ * through fw_cfg comes second and overrides them key by key. */
 static void parse_cmdline(void)
 {
-	static char full[CMDLINE_MAX];
-	char err[600];
+	size_t fw_cfg_len;
+	const char *extra = read_fw_cfg_args(&fw_cfg_len);
 
-	gather_cmdline(full, sizeof(full));
-	printk("kfront: command line: %s\n", full);
-	if (cmdline_parse(&kfront_cmdline, full, kfront_params, kfront_nparams,
-			  err, sizeof(err))) {
-		printk("kfront: error: %s\n", err);
-		kernel_exit(EXIT_USAGE);
+	check_cmdline_length(bootinfo.cmdline_len, fw_cfg_len);
+	if (cmdline_init(&kfront_cmdline, kfront_params, kfront_nparams,
+			 boot_err, sizeof(boot_err)) ||
+	    cmdline_add(&kfront_cmdline, bootinfo.cmdline, "boot loader's command line",
+			boot_err, sizeof(boot_err)) ||
+	    cmdline_add(&kfront_cmdline, extra, "fw_cfg command line",
+			boot_err, sizeof(boot_err))) {
+		printk("kfront: command line: %s%s%s\n", bootinfo.cmdline,
+		       bootinfo.cmdline[0] && *extra ? " " : "", extra);
+		usage_error("%s", boot_err);
 	}
+	printk("kfront: command line: %s\n", kfront_cmdline.text);
 	exit_set_mode((enum exit_mode)cmdline_uint(&kfront_cmdline, "exit",
 						   EXIT_MODE_AUTO));
 }
 
 static void read_bootinfo(u32 magic, u64 mbi_pa)
 {
-	char err[160];
 	const void *mbi = arch_early_phys(mbi_pa);
 
 	if (magic != MB2_BOOTLOADER_MAGIC)
 		panic("not started by a multiboot2 loader (magic 0x%x)", magic);
-	if (!mbi || mb2_parse(mbi, MBI_MAX_SIZE, &bootinfo, err, sizeof(err)))
+	if (!mbi || mb2_parse(mbi, MBI_MAX_SIZE, &bootinfo, boot_err,
+			      sizeof(boot_err)))
 		panic("bad multiboot2 information at 0x%llx: %s",
-		      (unsigned long long)mbi_pa, mbi ? err : "not mapped");
+		      (unsigned long long)mbi_pa, mbi ? boot_err : "not mapped");
 }
 
 static void report_memory(void)
@@ -89,9 +130,9 @@ void kmain(u32 magic, u64 mbi_pa)
 	arch_mm_init(&bootinfo);
 	report_memory();
 	acpi_init(&bootinfo);
-	if (cmdline_get(&kfront_cmdline, "crash")->set)
+	if (cmdline_has(&kfront_cmdline, "crash"))
 		crash_inject(cmdline_str(&kfront_cmdline, "crash", ""));
-	if (cmdline_get(&kfront_cmdline, "serve")->set)
+	if (cmdline_has(&kfront_cmdline, "serve"))
 		kernel_exit(netserve_main(&kfront_cmdline));
 	kernel_exit(suite_main(&kfront_cmdline, &bootinfo));
 }

@@ -63,6 +63,28 @@ static int copy_string(const u8 *payload, u32 plen, char *dst, size_t dlen,
 	return 0;
 }
 
+/*
+ * The command line is kept with its real length even when it is too long
+ * to keep: the kernel then stops with "bad command line" naming the
+ * length, instead of a panic or a silently shortened line.
+ */
+static int copy_cmdline(const u8 *payload, u32 plen, struct bootinfo *bi,
+			char *err, size_t errlen)
+{
+	size_t n = strnlen((const char *)payload, plen);
+
+	if (n == plen) {
+		snprintf(err, errlen, "multiboot2 command line tag is not NUL-terminated");
+		return -EINVAL;
+	}
+	bi->cmdline_len = n;
+	if (n < sizeof(bi->cmdline))
+		memcpy(bi->cmdline, payload, n + 1);
+	else
+		bi->cmdline[0] = '\0';
+	return 0;
+}
+
 static int parse_mmap(const u8 *tag, u32 size, struct bootinfo *bi,
 		      char *err, size_t errlen)
 {
@@ -111,8 +133,7 @@ static int parse_tag(const u8 *tag, u32 type, u32 size, struct bootinfo *bi,
 
 	switch (type) {
 	case MB2_TAG_CMDLINE:
-		return copy_string(payload, plen, bi->cmdline, sizeof(bi->cmdline),
-				   "command line", err, errlen);
+		return copy_cmdline(payload, plen, bi, err, errlen);
 	case MB2_TAG_LOADER:
 		return copy_string(payload, plen, bi->loader, sizeof(bi->loader),
 				   "boot loader name", err, errlen);

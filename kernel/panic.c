@@ -10,45 +10,67 @@
 
 static int panic_depth;
 
+/*
+ * Name first, so a monitor can take it as the test case id; vector and
+ * error_code only for a CPU exception (payload integers are unsigned,
+ * docs/record-format.md).
+ */
 static void emit_record(const struct panic_report *r, const char *sym)
 {
 	static struct record rec;
 
 	rec_begin(&rec, "panic");
-	rec_s64(&rec, "vector", r->vector);
 	rec_str(&rec, "name", r->name);
-	rec_hex(&rec, "error_code", r->error_code);
+	if (r->cpu_exception) {
+		rec_u64(&rec, "vector", r->vector);
+		rec_hex(&rec, "error_code", r->error_code);
+	}
 	rec_hex(&rec, "rip", r->rip);
-	rec_hex(&rec, "cr2", r->cr2);
-	rec_hex(&rec, "rsp", r->rsp);
+	if (r->cpu_exception) {	/* panic() has no fault address or frame */
+		rec_hex(&rec, "cr2", r->cr2);
+		rec_hex(&rec, "rsp", r->rsp);
+	}
 	rec_str(&rec, "sym", sym);
 	rec_str(&rec, "msg", r->msg);
 	rec_emit(&rec);
 }
 
+/* "function+0xoff" of the report's RIP, or "?". The offset is always
+ * from the real RIP, also when the lookup used the call instruction. */
+static void format_sym(const struct panic_report *r, char *sym, size_t len)
+{
+	u64 at = r->rip_is_return_address ? r->rip - 1 : r->rip;
+	u64 off = 0;
+	const char *name = ksym_lookup(at, &off);
+
+	if (!name) {
+		snprintf(sym, len, "?");
+		return;
+	}
+	off += r->rip - at;
+	snprintf(sym, len, "%s+0x%llx", name, (unsigned long long)off);
+}
+
 void panic_report_emit(const struct panic_report *r)
 {
-	char sym[96] = "?";
-	u64 off = 0;
-	const char *name;
+	char sym[96];
 
 	if (++panic_depth > 1) {
 		/* A fault while reporting a fault: say so and stop. */
 		printk("\nKFRONT PANIC: nested fault while reporting\n");
 		kernel_exit(EXIT_PANIC);
 	}
-	name = ksym_lookup(r->rip, &off);
-	if (name)
-		snprintf(sym, sizeof(sym), "%s+0x%llx", name,
-			 (unsigned long long)off);
+	format_sym(r, sym, sizeof(sym));
 	printk("\n======== KFRONT PANIC ========\n");
-	if (r->vector >= 0)
-		printk("exception: vector %d, %s, error code 0x%llx\n",
+	if (r->cpu_exception)
+		printk("exception: vector %u, %s, error code 0x%llx\n",
 		       r->vector, r->name, (unsigned long long)r->error_code);
 	printk("message:   %s\n", r->msg);
-	printk("RIP: %016llx <%s>\n", (unsigned long long)r->rip, sym);
-	printk("CR2: %016llx  RSP: %016llx\n", (unsigned long long)r->cr2,
-	       (unsigned long long)r->rsp);
+	printk("RIP: %016llx <%s>%s\n", (unsigned long long)r->rip, sym,
+	       r->rip_is_return_address ? " (return address)" : "");
+	if (r->cpu_exception)
+		printk("CR2: %016llx  RSP: %016llx\n", (unsigned long long)r->cr2,
+		       (unsigned long long)r->rsp);
 	if (r->regs)
 		arch_dump_regs(r->regs);
 	printk("==============================\n");
@@ -63,9 +85,9 @@ void panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r.msg, sizeof(r.msg), fmt, ap);
 	va_end(ap);
-	r.vector = -1;
-	r.name = "kernel panic";
+	r.name = "panic";
 	r.rip = (u64)__builtin_return_address(0);
+	r.rip_is_return_address = true;
 	panic_report_emit(&r);
 	kernel_exit(EXIT_PANIC);
 }

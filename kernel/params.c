@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of kernel command-line parameters kfront accepts. */
 #include <kfront/compiler.h>
+#include <kfront/harness.h>
 #include <kfront/params.h>
 
 const struct param_spec kfront_params[] = {
@@ -8,7 +9,8 @@ const struct param_spec kfront_params[] = {
 	  "benchmarks to run: globs, comma-separated; 'none' = describe the machine and exit" },
 	{ "variant", PARAM_STR, NULL, 0, 0,
 	  "compiler variants to run: names, comma-separated (default: all)" },
-	{ "runs", PARAM_UINT, NULL, 1, 100000, "counted runs per benchmark" },
+	{ "runs", PARAM_UINT, NULL, 1, HARNESS_MAX_RUNS,
+	  "counted runs per benchmark (the harness keeps each run's samples)" },
 	{ "iters", PARAM_UINT, NULL, 1, 1000000000, "operations per run" },
 	{ "warmup", PARAM_UINT, NULL, 0, 1000, "discarded warm-up runs" },
 	{ "footprint", PARAM_STR, NULL, 0, 0,

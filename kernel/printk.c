@@ -3,6 +3,7 @@
  * a machine without a working UART still has its log in memory. */
 #include <kfront/console.h>
 #include <kfront/printk.h>
+#include <kfront/string.h>
 
 #define LOG_BUF_SIZE	16384
 
@@ -25,12 +26,44 @@ void console_write(const char *s, size_t len)
 		c->write(s, len);
 }
 
+#define PRINTK_LINE_MAX	512
+#define TRUNC_MARK	"..."
+
+static bool ends_line(const char *fmt)
+{
+	size_t n = strlen(fmt);
+
+	return n && fmt[n - 1] == '\n';
+}
+
+/*
+ * A message longer than the buffer is cut, marked "...", and keeps the
+ * line ending its format asked for: without it the next line, maybe a
+ * record, would run on behind the cut and be lost to the collector.
+ */
+static size_t mark_truncated(char *buf, size_t size, bool newline)
+{
+	size_t end = size - 1 - (newline ? 1 : 0) - (sizeof(TRUNC_MARK) - 1);
+
+	memcpy(buf + end, TRUNC_MARK, sizeof(TRUNC_MARK) - 1);
+	end += sizeof(TRUNC_MARK) - 1;
+	if (newline)
+		buf[end++] = '\n';
+	buf[end] = '\0';
+	return end;
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
-	char buf[512];
+	char buf[PRINTK_LINE_MAX];
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t len = (size_t)n;
 
-	console_write(buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	if (n < 0)
+		return n;
+	if (len >= sizeof(buf))
+		len = mark_truncated(buf, sizeof(buf), ends_line(fmt));
+	console_write(buf, len);
 	return n;
 }
 

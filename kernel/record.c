@@ -6,6 +6,7 @@
 #include <kfront/string.h>
 
 static u64 record_seq;
+static u64 records_lost;	/* replaced by an error record: too long */
 
 static void put_raw(struct record *r, const char *s, size_t n)
 {
@@ -78,6 +79,7 @@ static void nest_close(struct record *r, char c)
 
 void rec_begin(struct record *r, const char *type)
 {
+	r->type = type;
 	r->len = 0;
 	r->overflow = false;
 	r->depth = 0;
@@ -210,11 +212,14 @@ u64 rec_emit(struct record *r)
 		nest_close(r, r->closer[r->depth]);
 	put_c(r, '}');
 	if (r->overflow) {
-		size_t was = r->len;
+		const char *type = r->type;
 
+		/* The run has lost data: its final status must say so. */
+		records_lost++;
 		rec_begin(r, "error");
 		rec_str(r, "msg", "record too long for the serial format");
-		rec_u64(r, "bytes", was);
+		rec_str(r, "record", type);
+		rec_u64(r, "limit", RECORD_PAYLOAD_MAX);
 		put_c(r, '}');
 	}
 	n = rec_format_line(line, sizeof(line), seq, r->buf, r->len);
@@ -225,4 +230,9 @@ u64 rec_emit(struct record *r)
 u64 rec_count(void)
 {
 	return record_seq;
+}
+
+u64 rec_lost_count(void)
+{
+	return records_lost;
 }

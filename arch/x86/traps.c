@@ -56,7 +56,8 @@ static void fill_report(struct panic_report *r, const struct pt_regs *regs)
 	u64 cr2 = read_cr2();
 	const char *guard = stack_guard_owner(cr2);
 
-	r->vector = (int)regs->vector;
+	r->cpu_exception = true;
+	r->vector = (u8)regs->vector;
 	r->name = x86_trap_name((unsigned)regs->vector);
 	r->error_code = regs->error_code;
 	r->rip = regs->rip;

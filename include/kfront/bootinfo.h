@@ -26,7 +26,8 @@ struct mmap_region {
 };
 
 struct bootinfo {
-	char cmdline[CMDLINE_MAX];
+	char cmdline[CMDLINE_MAX];	/* empty when cmdline_len does not fit */
+	size_t cmdline_len;		/* the loader's length, however long */
 	char loader[64];
 	struct mmap_region mmap[BOOTINFO_MAX_MMAP];
 	u32 nmmap;

@@ -12,8 +12,10 @@ bool uart_init(unsigned baud);
  * hypervisor is present, so bare metal never sees the port accesses. */
 bool fw_cfg_probe(bool hypervisor);
 bool fw_cfg_present(void);
-/* Copy the named fw_cfg file into buf (NUL-terminated); length or -errno. */
-int fw_cfg_read_file(const char *name, char *buf, size_t len);
+/* Copy the named fw_cfg file into buf (NUL-terminated); length or -errno.
+ * *size_out gets the file's size when found, also with -E2BIG (too big
+ * for buf), so the caller can say how big it was. */
+int fw_cfg_read_file(const char *name, char *buf, size_t len, size_t *size_out);
 
 /* QEMU isa-debug-exit: exits QEMU with (status << 1) | 1. */
 void qemu_debug_exit(int status);

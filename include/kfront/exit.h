@@ -12,6 +12,7 @@
 #define EXIT_USAGE		2	/* bad command line */
 #define EXIT_BENCH_FAILED	3	/* a benchmark failed verification */
 #define EXIT_NO_MEMORY		4
+#define EXIT_RECORD_LOST	5	/* a record was too long: replaced by an error record */
 
 enum exit_mode {
 	EXIT_MODE_AUTO,		/* qemu under QEMU, otherwise halt */

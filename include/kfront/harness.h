@@ -8,7 +8,7 @@
 #include <kfront/variant.h>
 
 #define HARNESS_MAX_VARIANTS	8
-#define HARNESS_MAX_RUNS	256
+#define HARNESS_MAX_RUNS	256	/* also the runs= limit (kernel/params.c) */
 
 enum harness_method {
 	METHOD_OVERHEAD,	/* subtract the calibrated empty region */

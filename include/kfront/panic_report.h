@@ -6,10 +6,19 @@
 #include <kfront/types.h>
 
 struct panic_report {
-	int vector;		/* CPU exception vector, -1 for panic() */
-	const char *name;	/* "page fault (#PF)" or "kernel panic" */
+	bool cpu_exception;	/* false for panic() */
+	u8 vector;		/* CPU exception vector 0-31 */
+	const char *name;	/* "page fault (#PF)", or "panic" for panic() */
 	u64 error_code;
-	u64 rip, cr2, rsp;
+	/*
+	 * For an exception, the faulting instruction. For panic(), the return
+	 * address of its call: as panic() never returns, that may already be
+	 * the first byte of the next function, so its symbol is looked up
+	 * at rip - 1, inside the call instruction.
+	 */
+	u64 rip;
+	bool rip_is_return_address;
+	u64 cr2, rsp;
 	const void *regs;	/* arch register frame, or NULL */
 	char msg[160];
 };

@@ -6,10 +6,18 @@
 
 #include <kfront/types.h>
 
-#define RECORD_PAYLOAD_MAX	3800
+/*
+ * suite_begin is the longest record: the machine description (over 2 KB
+ * under QEMU, more with a PMU's events and eight variants' flags) plus a
+ * command line of up to CMDLINE_MAX - 1 bytes. The collector's
+ * MAX_PAYLOAD (tools/kfront/records.py) is the same number; a test
+ * (tests/py/test_limits.py) keeps them equal.
+ */
+#define RECORD_PAYLOAD_MAX	8192
 #define RECORD_MAX_DEPTH	8
 
 struct record {
+	const char *type;	/* "t" of the record being built */
 	char buf[RECORD_PAYLOAD_MAX + 1];
 	size_t len;
 	bool overflow;
@@ -37,6 +45,9 @@ void rec_arr_str(struct record *r, const char *val);
 u64 rec_emit(struct record *r);
 /* Number of records emitted so far in this boot. */
 u64 rec_count(void);
+/* Number of records replaced by an error record because they were too
+ * long: any makes the run's final status EXIT_RECORD_LOST. */
+u64 rec_lost_count(void);
 
 /* Format one line from a finished payload (pure; host-tested). */
 int rec_format_line(char *line, size_t len, u64 seq, const char *payload,

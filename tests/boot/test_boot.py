@@ -3,6 +3,7 @@
 panic path for injected faults, command-line errors and the timeout."""
 from __future__ import annotations
 
+import functools
 import re
 import unittest
 
@@ -10,6 +11,8 @@ from kfront import build, paths, qemu
 from kfront.records import Record, parse_line
 
 BOOT_TIMEOUT = 120.0
+# A boot that stops at its command line ends in seconds.
+USAGE_TIMEOUT = 60.0
 
 
 def setUpModule() -> None:
@@ -30,6 +33,30 @@ def records(res: qemu.BootResult) -> list[dict]:
         if isinstance(rec, Record):
             out.append(rec.payload)
     return out
+
+
+def cmdline_max() -> int:
+    """CMDLINE_MAX, read from the one place the kernel states it."""
+    text = (paths.ROOT / 'include' / 'kfront' / 'cmdline.h').read_text()
+    return int(re.search(r'^#define CMDLINE_MAX\s+(\d+)', text, re.M).group(1))
+
+
+def listed_names(res: qemu.BootResult, what: str) -> list[str]:
+    """The names of "kfront: error: ...; valid <what>: a b c" in a boot's
+    output: on the error line, so `kfront run` shows them too."""
+    m = re.search(rf'^kfront: error: .*; valid {what}: (.*?)\r?$', res.text, re.M)
+    assert m, res.text[-2000:]
+    return m.group(1).split()
+
+
+@functools.lru_cache(maxsize=None)
+def unknown_bench_boot() -> qemu.BootResult:
+    return boot('bench=calib.empty,nosuchbench', timeout=USAGE_TIMEOUT)
+
+
+@functools.lru_cache(maxsize=None)
+def unknown_variant_boot() -> qemu.BootResult:
+    return boot('variant=O2,nope', timeout=USAGE_TIMEOUT)
 
 
 class CleanBoot(unittest.TestCase):
@@ -102,9 +129,27 @@ class Faults(unittest.TestCase):
                 self.assertRegex(res.text, r'RIP: ffffffff[0-9a-f]{8} ' + sym)
                 panics = [r for r in records(res) if r['t'] == 'panic']
                 self.assertEqual(len(panics), 1)
+                # name first (a monitor's test case id), then the vector
+                self.assertEqual(list(panics[0])[:3], ['t', 'name', 'vector'])
                 self.assertEqual(panics[0]['vector'], vector)
+                self.assertIn('error_code', panics[0])
                 if kind == 'stack':
                     self.assertIn('guard page', panics[0]['msg'])
+
+    def test_software_panic(self) -> None:
+        res = boot('crash=panic', timeout=USAGE_TIMEOUT)
+        self.assertEqual(res.status, 1, res.text[-2000:])
+        panics = [r for r in records(res) if r['t'] == 'panic']
+        self.assertEqual(len(panics), 1)
+        p = panics[0]
+        self.assertEqual(list(p)[:2], ['t', 'name'])
+        self.assertEqual(p['name'], 'panic')
+        self.assertNotIn('vector', p)
+        self.assertNotIn('error_code', p)
+        # panic() never returns: its return address may lie past the
+        # caller's end, so the symbol comes from the call instruction.
+        self.assertRegex(p['sym'], r'^crash_inject(\.cold)?\+0x[0-9a-f]+$')
+        self.assertIn('crash=panic', p['msg'])
 
 
 class CommandLine(unittest.TestCase):
@@ -117,6 +162,75 @@ class CommandLine(unittest.TestCase):
         res = boot('runs=many')
         self.assertEqual(res.status, 2)
         self.assertRegex(res.text, r"bad value 'many' for 'runs'")
+
+    def test_too_long_is_refused_not_dropped(self) -> None:
+        limit = cmdline_max() - 1
+        arg = 'bench=' + 'x' * (limit + 1 - len('bench='))
+        res = boot(arg, timeout=USAGE_TIMEOUT)
+        self.assertEqual(res.status, 2, res.text[-2000:])
+        self.assertIn(f'command line too long: {limit + 1} bytes', res.text)
+        self.assertIn(f'the limit is {limit}', res.text)
+        self.assertNotIn('#KF2 ', res.text)      # nothing ran
+
+    def test_repeated_key(self) -> None:
+        res = boot('bench=none', 'runs=3', 'runs=5', timeout=USAGE_TIMEOUT)
+        self.assertEqual(res.status, 2, res.text[-2000:])
+        self.assertIn("'runs' is given more than once in the fw_cfg command line",
+                      res.text)
+
+
+class Selection(unittest.TestCase):
+    """bench= and variant= items must each select something, checked
+    before any benchmark runs."""
+
+    def check_usage(self, res: qemu.BootResult, message: str) -> None:
+        self.assertEqual(res.status, 2, res.text[-2000:])
+        self.assertIn(message, res.text)
+        self.assertNotIn('#KF2 ', res.text)
+
+    def test_glob_matching_nothing(self) -> None:
+        res = boot('bench=nothing*', timeout=USAGE_TIMEOUT)
+        self.check_usage(res, "bench= item 'nothing*' matches no benchmark")
+        self.assertIn('calib.empty', listed_names(res, 'benchmarks'))
+
+    def test_unknown_name_in_list(self) -> None:
+        res = unknown_bench_boot()
+        self.check_usage(res, "bench= item 'nosuchbench' matches no benchmark")
+
+    def test_unknown_variant_in_list(self) -> None:
+        res = unknown_variant_boot()
+        self.check_usage(res, "variant= item 'nope' matches no variant")
+        self.assertIn('O2', listed_names(res, 'variants'))
+
+    def test_every_bench_and_variant_at_the_limit(self) -> None:
+        """A bench= list naming every benchmark and a variant= list naming
+        every variant fit comfortably; padded up to the limit, the line is
+        carried whole by a valid suite_begin record."""
+        benches = listed_names(unknown_bench_boot(), 'benchmarks')
+        variants = listed_names(unknown_variant_boot(), 'variants')
+        every = [f"bench={','.join(benches)}", f"variant={','.join(variants)}"]
+        self.assertLess(len(' '.join(every)), cmdline_max() // 2)
+        # Boot with every benchmark that runs unattended (calib.hang is
+        # made to hang, net.wire_* need peer=), briefly, and pad the line
+        # with more items up to the limit.
+        runnable = [b for b in benches
+                    if b != 'calib.hang' and not b.startswith('net.wire_')]
+        head = ['quick', 'runs=1', 'warmup=0', 'iters=100', every[1],
+                'bench=' + ','.join(runnable)]
+        pad = cmdline_max() - 1 - len(' '.join(head))
+        filler = ',*' * (pad // 2) if pad % 2 == 0 else ',*' * ((pad - 3) // 2) + ',**'
+        head[-1] += filler
+        line = ' '.join(head)
+        self.assertEqual(len(line), cmdline_max() - 1)
+        res = boot(*head, timeout=BOOT_TIMEOUT)
+        self.assertEqual(res.status, 0, res.text[-3000:])
+        recs = records(res)
+        self.assertEqual(recs[0]['t'], 'suite_begin')
+        self.assertEqual(recs[0]['cmdline'], line)
+        self.assertEqual(recs[-1], {'t': 'suite_end', 'records': len(recs) - 1,
+                                    'status': 0, 'regions': recs[-1].get('regions')})
+        ran = {r['bench'] for r in recs if r['t'] == 'result'}
+        self.assertEqual(ran, set(runnable))
 
 
 class Watchdog(unittest.TestCase):

@@ -108,9 +108,11 @@ class TestMonitorPatterns(unittest.TestCase):
                           'footprint': 16, 'msg': 'footprint=16: only 8 filter rules'}),
             make_line(5, {'t': 'error', 'bench': 'calib.memcpy20', 'variant': 'Os',
                           'msg': 'slot 3 "differs" after copy'}),
-            make_line(6, {'t': 'panic', 'vector': -1, 'name': 'kernel panic',
+            make_line(6, {'t': 'panic', 'name': 'panic', 'rip': '0x1',
+                          'sym': 'crash_inject+0x2a', 'msg': 'x'}),
+            make_line(9, {'t': 'panic', 'name': 'invalid opcode (#UD)', 'vector': 6,
                           'error_code': '0x0', 'rip': '0x1', 'cr2': '0x0',
-                          'rsp': '0x0', 'sym': '?', 'msg': 'x'}),
+                          'rsp': '0x0', 'sym': 'arch_crash+0x1c', 'msg': 'x'}),
             make_line(7, {'t': 'result', 'bench': 'net.tcp_rr', 'variant': 'O2',
                           'op': 'transaction', 'footprint': 64, 'group': 0,
                           'iters': 5, 'counters': {'tsc': {'median': 9,
@@ -124,7 +126,8 @@ class TestMonitorPatterns(unittest.TestCase):
         self.assertEqual(got, [
             ('fail', 'net_udp_rr_variant_o2_footprint_16', None),
             ('fail', 'calib_memcpy20_variant_os', None),
-            ('fail', 'kernel_panic', None),
+            ('fail', 'panic', None),
+            ('fail', 'invalid_opcode_ud', None),
             ('pass', 'net_tcp_rr_variant_o2_op_transaction_footprint_64_group_0', '1.8'),
             ('pass', 'net_tcp_rr_variant_o2_op_transaction_group_1', '12'),
         ])

@@ -4,6 +4,8 @@
 #include <kfront/cmdline.h>
 #include <kfront/compiler.h>
 #include <kfront/errno.h>
+#include <kfront/harness.h>
+#include <kfront/params.h>
 #include "check.h"
 
 static const struct param_spec specs[] = {
@@ -14,7 +16,7 @@ static const struct param_spec specs[] = {
 };
 
 static struct cmdline cl;
-static char err[600];
+static char err[CMDLINE_ERR_MAX];
 
 static int parse(const char *s)
 {
@@ -36,9 +38,50 @@ static void test_valid(void)
 	CHECK_STR(cmdline_str(&cl, "bench", "dflt"), "dflt");
 	CHECK(parse("") == 0);
 	CHECK(parse(NULL) == 0);
-	/* a later value wins, as on Linux */
-	CHECK(parse("runs=5 runs=7") == 0);
+}
+
+static void test_repeated_key_in_one_source(void)
+{
+	CHECK(parse("runs=5 runs=7") == -EINVAL);
+	CHECK(strstr(err, "'runs' is given more than once in the command line") != NULL);
+	CHECK(parse("quick bench=x quick") == -EINVAL);
+	CHECK(strstr(err, "'quick' is given more than once") != NULL);
+}
+
+/* The boot loader's line sets defaults, fw_cfg's overrides them. */
+static void test_later_source_overrides(void)
+{
+	CHECK(cmdline_init(&cl, specs, ARRAY_SIZE(specs), err, sizeof(err)) == 0);
+	CHECK(cmdline_add(&cl, "runs=5 exit=halt", "loader", err, sizeof(err)) == 0);
+	CHECK(cmdline_add(&cl, "runs=7  quick", "fw_cfg", err, sizeof(err)) == 0);
 	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), 7);
+	CHECK_EQ_U64(cmdline_uint(&cl, "exit", 9), 1);
+	CHECK(cmdline_flag(&cl, "quick"));
+	CHECK_STR(cl.text, "runs=5 exit=halt runs=7 quick");
+	/* ... but a repeat within the later source is still an error */
+	CHECK(cmdline_init(&cl, specs, ARRAY_SIZE(specs), err, sizeof(err)) == 0);
+	CHECK(cmdline_add(&cl, "runs=5", "loader", err, sizeof(err)) == 0);
+	CHECK(cmdline_add(&cl, "runs=6 runs=7", "fw_cfg", err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "'runs' is given more than once in the fw_cfg") != NULL);
+}
+
+static void test_unknown_key_lookup(void)
+{
+	CHECK(parse("runs=3") == 0);
+	CHECK(cmdline_get(&cl, "nosuchkey") == NULL);
+	CHECK(!cmdline_has(&cl, "nosuchkey"));
+	CHECK(cmdline_has(&cl, "runs"));
+	CHECK(!cmdline_has(&cl, "bench"));
+}
+
+static void test_bytes_that_need_escaping(void)
+{
+	CHECK(parse("bench=\"x\"") == -EINVAL);
+	CHECK(strstr(err, "byte 0x22 at offset 6") != NULL);
+	CHECK(parse("bench=a\\b") == -EINVAL);
+	CHECK(parse("bench=\xc3\xa9") == -EINVAL);
+	CHECK(strstr(err, "byte 0xc3") != NULL);
+	CHECK(parse("bench=a\x01") == -EINVAL);
 }
 
 static void test_unknown_key_lists_valid_keys(void)
@@ -75,12 +118,50 @@ static void test_malformed_values(void)
 
 static void test_too_long(void)
 {
-	static char big[CMDLINE_MAX + 10];
+	static char big[CMDLINE_MAX + 10], msg[128];
+	static char half[CMDLINE_MAX / 2 + 1];
 
 	memset(big, 'a', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	CHECK(parse(big) == -EINVAL);
-	CHECK(strstr(err, "longer than") != NULL);
+	CHECK(parse(big) == -E2BIG);
+	snprintf(msg, sizeof(msg), "the limit is %d", CMDLINE_MAX - 1);
+	CHECK(strstr(err, msg) != NULL);
+	/* exactly at the limit is fine, one byte more is not */
+	memcpy(big, "bench=", 6);
+	big[CMDLINE_MAX - 1] = '\0';
+	CHECK(parse(big) == 0);
+	CHECK_EQ_U64(strlen(cl.text), CMDLINE_MAX - 1);
+	big[CMDLINE_MAX - 1] = 'a';
+	big[CMDLINE_MAX] = '\0';
+	snprintf(msg, sizeof(msg), "command line too long: %d bytes", CMDLINE_MAX);
+	CHECK(parse(big) == -E2BIG);
+	CHECK(strstr(err, msg) != NULL);
+	/* two sources count together, with the blank between them */
+	memset(half, 'a', sizeof(half) - 1);
+	memcpy(half, "bench=", 6);
+	half[sizeof(half) - 1] = '\0';
+	CHECK(cmdline_init(&cl, specs, ARRAY_SIZE(specs), err, sizeof(err)) == 0);
+	CHECK(cmdline_add(&cl, half, "loader", err, sizeof(err)) == 0);
+	half[1] = 'x';	/* "bxnch=": unknown, but the length is checked first */
+	CHECK(cmdline_add(&cl, half, "fw_cfg", err, sizeof(err)) == -E2BIG);
+	snprintf(msg, sizeof(msg), "%zu bytes", 2 * strlen(half) + 1);
+	CHECK(strstr(err, msg) != NULL);
+}
+
+/* runs= advertises what the harness keeps: one constant for both. */
+static void test_runs_range_is_the_harness_limit(void)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "runs=%d", HARNESS_MAX_RUNS);
+	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
+			    sizeof(err)) == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), HARNESS_MAX_RUNS);
+	snprintf(line, sizeof(line), "runs=%d", HARNESS_MAX_RUNS + 1);
+	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
+			    sizeof(err)) == -EINVAL);
+	snprintf(line, sizeof(line), "from 1 to %d", HARNESS_MAX_RUNS);
+	CHECK(strstr(err, line) != NULL);
 }
 
 int main(void)
@@ -89,5 +170,10 @@ int main(void)
 	test_unknown_key_lists_valid_keys();
 	test_malformed_values();
 	test_too_long();
+	test_repeated_key_in_one_source();
+	test_later_source_overrides();
+	test_unknown_key_lookup();
+	test_bytes_that_need_escaping();
+	test_runs_range_is_the_harness_limit();
 	return check_report("cmdline");
 }

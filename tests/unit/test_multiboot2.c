@@ -131,6 +131,31 @@ static void test_bad_strings_and_mmap(void)
 	CHECK(strstr(err, "memory map") != NULL);
 }
 
+/* A command line too long to keep is no parse error: its length is kept,
+ * so the kernel can stop with "bad command line" naming it. */
+static void test_long_cmdline(void)
+{
+	static char line[CMDLINE_MAX + 100];
+	size_t total;
+
+	memset(line, 'a', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	begin();
+	tag(1, line, sizeof(line));
+	total = finish();
+	CHECK(mb2_parse(buf, total, &bi, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(bi.cmdline_len, sizeof(line) - 1);
+	CHECK_STR(bi.cmdline, "");
+
+	line[CMDLINE_MAX - 1] = '\0';	/* the longest line that is kept */
+	begin();
+	tag(1, line, CMDLINE_MAX);
+	total = finish();
+	CHECK(mb2_parse(buf, total, &bi, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(bi.cmdline_len, CMDLINE_MAX - 1);
+	CHECK_EQ_U64(strlen(bi.cmdline), CMDLINE_MAX - 1);
+}
+
 /* The RSDP copies: the ACPI 2.0 one (tag 15) is kept whichever comes
  * first; a 1.0 copy alone is kept as it is. */
 static void test_acpi_rsdp(void)
@@ -169,5 +194,6 @@ int main(void)
 	test_truncated();
 	test_oversized_tag();
 	test_bad_strings_and_mmap();
+	test_long_cmdline();
 	return check_report("multiboot2");
 }

@@ -66,6 +66,7 @@ static void test_nested_and_escaped(void)
 		  "\"counters\":{\"tsc\":{\"median\":18446744073709551615}},"
 		  "\"samples\":[1,2],\"ok\":true,\"neg\":-5,\"open\":[\"x\"]}\r\n");
 	CHECK(rec_count() == 1);
+	CHECK(rec_lost_count() == 0);
 }
 
 static void test_oversize_becomes_error(void)
@@ -78,7 +79,10 @@ static void test_oversize_becomes_error(void)
 	rec_emit(&rec);
 	CHECK(strstr(captured, "\"t\":\"error\"") != NULL);
 	CHECK(strstr(captured, "record too long") != NULL);
+	CHECK(strstr(captured, "\"record\":\"result\"") != NULL);
 	CHECK(strncmp(captured, "#KF2 1 ", 7) == 0);
+	/* counted, so the run cannot end with a clean status */
+	CHECK(rec_lost_count() == 1);
 }
 
 int main(void)

@@ -64,7 +64,8 @@ PREFIX = b"#KF2"
 FORMAT_VERSION = 2
 # Record prefixes this parser reads, and what each one's CRC covers.
 PREFIXES = (b"#KF2", b"#KF1")
-MAX_PAYLOAD = 3800
+# RECORD_PAYLOAD_MAX of include/kfront/record.h (tests/py/test_limits.py).
+MAX_PAYLOAD = 8192
 # Lines longer than this are never parsed as JSON (a runaway line on a
 # noisy link); they are reported and skipped.
 MAX_LINE = 64 * 1024
