@@ -6,9 +6,9 @@ The harness numbers its measured regions in execution order, exactly as
 the plugin does (docs/fesim.md), and each result record lists the region
 of every run (`regions`) and its calibration regions (`calib_region`,
 `calib_regions`). Per run, a simulated counter is the region's figure
-minus the smallest calibration region's (the same overhead rule as for
-the hardware counters); with method "diff" it is the 2N region minus the
-N region. Names: sim.instructions, sim.footprint_bytes, sim.taken_branches
+minus the median calibration region's (the lower middle one: the same
+overhead rule as for the hardware counters, docs/measurement.md); with
+method "diff" it is the 2N region minus the N region. Names: sim.instructions, sim.footprint_bytes, sim.taken_branches
 (the same for every model) and sim.MODEL.l1i_misses, sim.MODEL.uop_misses,
 sim.MODEL.itlb_misses per simulated model.
 """
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import stats
 from .records import Run
 
 MODEL_RE = re.compile(r'^[a-z0-9_]+$')
@@ -96,7 +97,8 @@ def _series(sim: SimOutput, p: dict[str, Any], name: str,
             return [max(0, _value(get(s + 1), name, model) - _value(get(s), name, model))
                     for s in regions]
         first, count = int(p['calib_region']), int(p['calib_regions'])
-        base = min(_value(get(s), name, model) for s in range(first, first + count))
+        base = int(stats.median([_value(get(s), name, model)
+                                 for s in range(first, first + count)]))
         return [max(0, _value(get(s), name, model) - base) for s in regions]
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
