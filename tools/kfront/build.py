@@ -2,11 +2,16 @@
 """Configure (once) and build the tree with Meson and Ninja."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 from kfront import paths
+
+
+# Set by `kfront test` for its worker processes: this tree is built.
+BUILT_ENV = 'KFRONT_TREE_BUILT'
 
 
 def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bool:
@@ -29,6 +34,10 @@ def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bo
 def build(build: Path = paths.BUILD, targets: list[str] | None = None,
           quiet: bool = True, options: list[str] | None = None) -> bool:
     """Build; on failure print the compiler output and return False."""
+    # Parallel test workers start after `kfront test` built the tree: two
+    # ninja runs at once in one build directory would race on its logs.
+    if os.environ.get(BUILT_ENV) == str(build) and not options:
+        return True
     if not configure(build, options):
         return False
     cmd = ['ninja', '-C', str(build), *(targets or [])]

@@ -15,10 +15,13 @@ import time
 import unittest
 from dataclasses import dataclass
 
-from kfront import build, paths
+from kfront import build, paths, testpar
 
 # tests/fesim runs under meson (suite 'fesim'), with the plugin it built.
 PY_SUITES = ('py', 'boot')
+# Suites whose modules run in parallel worker processes (tools/kfront/
+# testpar.py): the boot tests wait on QEMU, one core each.
+PARALLEL_SUITES = {'boot': 2}
 
 
 @dataclass
@@ -77,6 +80,17 @@ def run_python_suite(name: str, verbose: bool) -> Tally:
     return Tally(passed=result.testsRun - failed - skipped, failed=failed, skipped=skipped)
 
 
+def run_parallel_suite(name: str, workers: int, verbose: bool) -> Tally:
+    tally = Tally()
+    for w in testpar.run_parallel(paths.ROOT, name, workers, verbose):
+        print(f'-- worker: {", ".join(w.modules)} ({w.seconds:.0f} s)')
+        sys.stdout.write(w.output if (verbose or w.failed) else
+                         w.output[w.output.rfind('Ran '):])
+        tally.add(Tally(passed=w.ran - w.failed - w.skipped, failed=w.failed,
+                        skipped=w.skipped))
+    return tally
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser('test', help='run every test; ends with "N passed, N failed"')
     p.add_argument('--only', choices=('meson',) + PY_SUITES, action='append',
@@ -103,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
     for name in PY_SUITES:
         if name in only:
             print(f'== tests/{name}', flush=True)
-            t = run_python_suite(name, args.verbose)
+            workers = PARALLEL_SUITES.get(name, 1)
+            t = (run_parallel_suite(name, workers, args.verbose) if workers > 1
+                 else run_python_suite(name, args.verbose))
             print(f'   {name}: {t.line()}', flush=True)
             total.add(t)
     print(f'kfront test: {time.monotonic() - start:.0f} s')

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The parallel test runner: modules dealt longest first, unittest's closing
+lines counted, a worker that died counted as a failure."""
+import unittest
+
+from tests.py import ROOT  # noqa: F401  (puts tools/ on sys.path)
+from kfront import testpar
+
+
+class TestDeal(unittest.TestCase):
+    def test_longest_first_balances(self) -> None:
+        groups = testpar.deal(['test_boot', 'test_nic', 'test_sim',
+                               'test_lava_run', 'test_pci', 'test_wire',
+                               'test_boot_matrix'], 2)
+        self.assertEqual(len(groups), 2)
+        loads = [sum(testpar.MODULE_SECONDS[m] for m in g) for g in groups]
+        self.assertLess(abs(loads[0] - loads[1]), 60)
+        self.assertEqual(sorted(m for g in groups for m in g),
+                         sorted(testpar.MODULE_SECONDS))
+
+    def test_fewer_modules_than_workers(self) -> None:
+        self.assertEqual(testpar.deal(['test_x'], 4), [['test_x']])
+
+
+class TestCounts(unittest.TestCase):
+    def test_ok_failed_and_dead(self) -> None:
+        self.assertEqual(testpar.parse_counts(
+            "....\n----\nRan 4 tests in 1.0s\n\nOK (skipped=1)\n"), (4, 0, 1))
+        self.assertEqual(testpar.parse_counts(
+            "Ran 9 tests in 2.0s\n\nFAILED (failures=2, errors=1, "
+            "skipped=3)\n"), (9, 3, 3))
+        self.assertEqual(testpar.parse_counts("Traceback ...\n"), (0, 1, 0))
+
+
+if __name__ == "__main__":
+    unittest.main()
