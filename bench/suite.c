@@ -188,7 +188,7 @@ static int configure(struct suite *s, const struct cmdline *cl)
 	s->cfg.iters = (u32)cmdline_uint(cl, "iters", 0);
 	s->cfg.method = (enum harness_method)cmdline_uint(cl, "method", METHOD_OVERHEAD);
 	s->cfg.state = (enum harness_state)cmdline_uint(cl, "state", STATE_WARM);
-	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms", quick ? 30000 : 120000);
+	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms", quick ? 60000 : 240000);
 	s->bench_sel = cmdline_str(cl, "bench", "*");
 	s->variant_sel = cmdline_str(cl, "variant", "*");
 	s->nfootprints = parse_u32_list(cmdline_str(cl, "footprint", "0"),
