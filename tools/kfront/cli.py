@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import sys
 
-from kfront import VERSION, deps
+from kfront import VERSION, deps, lifecycle
 
 # Modules that provide subcommands through register(subparsers).
 COMMAND_MODULES = ('cmd_simple', 'cmd_boot', 'cmd_test', 'cmd_run', 'cmd_size', 'cmd_flags',
@@ -32,6 +31,14 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    lifecycle.install()
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, lifecycle.Stopped) as exc:
+        return lifecycle.report_stop(exc)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = make_parser()
     args = parser.parse_args(argv)
     if not getattr(args, 'func', None):
@@ -43,8 +50,4 @@ def main(argv: list[str] | None = None) -> int:
         if not deps.ensure(quiet=not getattr(args, 'setup_verbose', False),
                            lab=getattr(args, 'lab', False)):
             return 1
-    try:
-        return int(args.func(args) or 0)
-    except KeyboardInterrupt:
-        print('kfront: interrupted', file=sys.stderr)
-        return 130
+    return int(args.func(args) or 0)

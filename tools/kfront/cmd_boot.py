@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import argtypes, build, paths, qemu
+from kfront import argtypes, build, lifecycle, paths, qemu
 
 
 def add_boot_options(p: argparse.ArgumentParser) -> None:
@@ -90,7 +90,10 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
 
+    if args.log:
+        lifecycle.salvage_hint(f'./kfront collect {args.log}')
     res = qemu.boot(cfg, log=args.log, on_output=echo)
+    lifecycle.clear_salvage_hint()
     if res.timed_out:
         print(f'\nkfront boot: timeout after {args.timeout:g} s: QEMU killed',
               file=sys.stderr)

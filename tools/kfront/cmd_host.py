@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, paths, report, results, vg
+from kfront import argtypes, build, collect, lifecycle, paths, report, results, vg
 from kfront.cmd_run import Progress, check_lists
 from kfront.records import Run
 
@@ -79,7 +79,8 @@ def run_program(cmd: list[str], log: Path, timeout: float,
     terminal or a file; its status, or 124 on timeout."""
     with open(log, 'wb') as fh, open(stderr or os.devnull, 'wb') as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                stderr=err if stderr else None)
+                                stderr=err if stderr else None,
+                                preexec_fn=lifecycle.die_with_parent)
         assert proc.stdout is not None
         deadline = time.monotonic() + timeout
         for chunk in iter(lambda: proc.stdout.read1(65536), b''):

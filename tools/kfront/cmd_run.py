@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from kfront import argtypes, build, collect, paths, qemu, report, results, sim, size
+from kfront import argtypes, build, collect, lifecycle, paths, qemu, report, results, sim, size
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
 
@@ -151,11 +151,13 @@ def run(args: argparse.Namespace) -> int:
         peer = WirePeer().start()
         cfg.extra_qemu_args += qemu.nic_qemu_args(args.wire, [])
         cfg.kernel_args.append(f'peer={qemu.GUEST_HOST_ADDR}:{peer.port}')
+    lifecycle.salvage_hint(f'./kfront collect {log} --out {out}')
     try:
         res = qemu.boot(cfg, log=log, on_output=Progress())
     finally:
         if peer is not None:
             peer.close()
+    lifecycle.clear_salvage_hint()
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s', flush=True)
     if peer is not None:
         print(f'kfront run: {peer.summary()}', flush=True)

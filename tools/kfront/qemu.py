@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from kfront import lifecycle
+
 TIMEOUT_STATUS = 124
 # QEMU devices behind `--nic`: the modern-only virtio 1.0 transport (the
 # driver speaks nothing else) and the 82540EM e1000.
@@ -202,7 +204,8 @@ def _run(cmd: list[str], timeout: float, log: Path | None,
     timed_out = False
     logf = open(log, 'wb') if log else None
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=lifecycle.die_with_parent)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     try:
