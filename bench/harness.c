@@ -389,8 +389,8 @@ static void emit_result(const struct harness_job *job, const struct harness_conf
 	rec_u64(&rec, "iters", vs->iters);
 	rec_u64(&rec, "runs", runs);
 	rec_u64(&rec, "warmup", cfg->warmup);
-	rec_str(&rec, "method", cfg->method == METHOD_DIFF ? "diff" : "overhead");
-	rec_str(&rec, "state", warm ? "warm" : "cold");
+	rec_str(&rec, "method", harness_method_names[cfg->method]);
+	rec_str(&rec, "state", harness_state_names[warm ? STATE_WARM : STATE_COLD]);
 	emit_overhead(cfg, names, nslots);
 	emit_clamped(vs, names, nslots);
 	rec_obj_begin(&rec, "counters");

@@ -3,6 +3,7 @@
  * selected benchmark (and footprint point) across the selected variants. */
 #include <kfront/cmdline.h>
 #include <kfront/counters.h>
+#include <kfront/errno.h>
 #include <kfront/exit.h>
 #include <kfront/harness.h>
 #include <kfront/printk.h>
@@ -57,12 +58,6 @@ static void emit_variants(void)
 	rec_arr_end(&rec);
 }
 
-/* Names of enum harness_state, in the order of the "state" parameter's
- * choices "warm|cold|both" (kernel/params.c). */
-static const char *const state_names[] = {
-	[STATE_WARM] = "warm", [STATE_COLD] = "cold", [STATE_BOTH] = "both",
-};
-
 /* The command line appears once (cmdline): bench= and variant= are in
  * it, so the record of a line at CMDLINE_MAX still fits. */
 static void emit_suite_begin(const struct suite *s)
@@ -82,8 +77,8 @@ static void emit_suite_begin(const struct suite *s)
 	rec_u64(&rec, "warmup", s->cfg.warmup);
 	rec_u64(&rec, "iters", s->cfg.iters);
 	rec_bool(&rec, "quick", s->cfg.quick);
-	rec_str(&rec, "method", s->cfg.method == METHOD_DIFF ? "diff" : "overhead");
-	rec_str(&rec, "state", state_names[s->cfg.state]);
+	rec_str(&rec, "method", harness_method_names[s->cfg.method]);
+	rec_str(&rec, "state", harness_state_names[s->cfg.state]);
 	rec_u64(&rec, "budget_ms", s->cfg.budget_ms);
 	rec_arr_begin(&rec, "footprint");
 	for (int i = 0; i < s->nfootprints; i++)
@@ -114,7 +109,7 @@ static void list_variant_names(void)
 
 /*
  * Step to the next item of a bench= or variant= list; an empty or overlong
- * item is an error (EXIT_USAGE), never silently skipped or cut.
+ * item is an error (-EINVAL), never silently skipped or cut.
  */
 static int next_item(const char *key, const char **list, char *item, size_t size)
 {
@@ -128,7 +123,7 @@ static int next_item(const char *key, const char **list, char *item, size_t size
 	else
 		printk("kfront: error: %s= has an item longer than %zu bytes\n",
 		       key, size - 1);
-	return EXIT_USAGE;
+	return -EINVAL;
 }
 
 static bool variant_item_matches(const char *item)
@@ -148,12 +143,12 @@ static int check_variant_items(const char *sel)
 
 	while (*sel) {
 		if (next_item("variant", &sel, item, sizeof(item)))
-			return EXIT_USAGE;
+			return -EINVAL;
 		if (!variant_item_matches(item)) {
 			printk("kfront: error: variant= item '%s' matches no variant",
 			       item);
 			list_variant_names();
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
 	return 0;
@@ -162,41 +157,41 @@ static int check_variant_items(const char *sel)
 static int select_variants(struct suite *s)
 {
 	if (check_variant_items(s->variant_sel))
-		return EXIT_USAGE;
+		return -EINVAL;
 	for (u32 i = 0; i < kfront_nvariants; i++) {
 		if (!select_match(s->variant_sel, kfront_variants[i]->name))
 			continue;
 		if (s->nvariants == HARNESS_MAX_VARIANTS) {
 			printk("kfront: error: more than %d variants selected\n",
 			       HARNESS_MAX_VARIANTS);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 		s->variants[s->nvariants++] = kfront_variants[i];
 	}
 	return 0;
 }
 
-/* Configuration from the command line; 0 or EXIT_USAGE with a message. */
+/* Configuration from the command line; 0 or -EINVAL with a message. */
 static int configure(struct suite *s, const struct cmdline *cl)
 {
 	bool quick = cmdline_flag(cl, "quick");
 
 	s->cl = cl;
 	s->cfg.quick = quick;
-	s->cfg.runs = (u32)cmdline_uint(cl, "runs", quick ? 7 : 21);
-	s->cfg.warmup = (u32)cmdline_uint(cl, "warmup", quick ? 1 : 3);
-	s->cfg.iters = (u32)cmdline_uint(cl, "iters", 0);
-	s->cfg.method = (enum harness_method)cmdline_uint(cl, "method", METHOD_OVERHEAD);
-	s->cfg.state = (enum harness_state)cmdline_uint(cl, "state", STATE_WARM);
-	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms", quick ? 60000 : 240000);
-	s->bench_sel = cmdline_str(cl, "bench", "*");
-	s->variant_sel = cmdline_str(cl, "variant", "*");
-	s->nfootprints = parse_u32_list(cmdline_str(cl, "footprint", "0"),
+	s->cfg.runs = (u32)cmdline_uint(cl, "runs");
+	s->cfg.warmup = (u32)cmdline_uint(cl, "warmup");
+	s->cfg.iters = (u32)cmdline_uint(cl, "iters");
+	s->cfg.method = (enum harness_method)cmdline_uint(cl, "method");
+	s->cfg.state = (enum harness_state)cmdline_uint(cl, "state");
+	s->cfg.budget_ms = cmdline_uint(cl, "budget_ms");
+	s->bench_sel = cmdline_str(cl, "bench");
+	s->variant_sel = cmdline_str(cl, "variant");
+	s->nfootprints = parse_u32_list(cmdline_str(cl, "footprint"),
 					s->footprints, MAX_FOOTPRINTS);
 	if (s->nfootprints < 0) {
 		printk("kfront: error: footprint= takes up to %d comma-separated "
 		       "numbers, e.g. footprint=0,16,64\n", MAX_FOOTPRINTS);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	return select_variants(s);
 }
@@ -204,10 +199,10 @@ static int configure(struct suite *s, const struct cmdline *cl)
 /* peer=: the real NIC and host peer of the net.wire_* benchmarks. */
 static int setup_wire(struct suite *s)
 {
-	char err[160] = "";
+	static char err[CMDLINE_ERR_MAX];
 
 #ifdef KFRONT_HOST
-	if (cmdline_str(s->cl, "peer", NULL))
+	if (cmdline_str(s->cl, "peer"))
 		snprintf(err, sizeof(err),
 			 "peer=: the host harness has no NIC; the wire benchmarks run in the kernel");
 #else
@@ -215,7 +210,7 @@ static int setup_wire(struct suite *s)
 #endif
 	if (err[0]) {
 		printk("kfront: error: %s\n", err);
-		return EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -285,13 +280,13 @@ static int check_bench_items(const struct suite *s)
 		return 0;
 	while (*list) {
 		if (next_item("bench", &list, item, sizeof(item)))
-			return EXIT_USAGE;
+			return -EINVAL;
 		if (!bench_item_matches(s, item)) {
 			printk("kfront: error: bench= item '%s' matches no benchmark%s",
 			       item, is_glob(item) ? " (globs never select "
 			       "calib.hang, nor net.wire_* without peer=)" : "");
 			list_bench_names(s);
-			return EXIT_USAGE;
+			return -EINVAL;
 		}
 	}
 	return 0;
@@ -341,6 +336,8 @@ static int final_status(int failed)
 	return failed ? EXIT_BENCH_FAILED : EXIT_OK;
 }
 
+/* The top of the suite: its helpers return 0 or -errno, this turns them
+ * into the kernel's exit status. */
 int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 {
 	static struct suite s;
@@ -348,14 +345,14 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 
 	status = configure(&s, cl);
 	if (status)
-		return status;
+		return EXIT_USAGE;
 	counters_init();
 	status = setup_wire(&s);
 	if (status)
-		return status;
+		return EXIT_USAGE;
 	status = check_bench_items(&s);
 	if (status)
-		return status;
+		return EXIT_USAGE;
 	watchdog_init();
 	emit_suite_begin(&s);
 	if (!strcmp(s.bench_sel, "none")) {

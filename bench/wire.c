@@ -73,7 +73,7 @@ static const struct wire_ops wire_ops_table = {
 const struct wire_ops *wire_setup(const struct cmdline *cl, char *err,
 				  size_t errlen)
 {
-	const char *peer = cmdline_str(cl, "peer", NULL);
+	const char *peer = cmdline_str(cl, "peer");
 	const u8 *ip, *pa;
 	int rc;
 

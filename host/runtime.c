@@ -18,20 +18,10 @@ void console_write(const char *s, size_t len)
 	fwrite(s, 1, len, stdout);
 }
 
+/* printk itself is lib/printk.c, shared with the kernel. */
 int vprintk(const char *fmt, va_list ap)
 {
 	return vprintf(fmt, ap);
-}
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
 }
 
 void panic(const char *fmt, ...)

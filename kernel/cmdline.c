@@ -2,6 +2,7 @@
 /* Command-line parser: pure code, unit-tested on the host. */
 #include <kfront/cmdline.h>
 #include <kfront/errno.h>
+#include <kfront/panic.h>
 #include <kfront/printk.h>
 #include <kfront/string.h>
 
@@ -27,6 +28,38 @@ static void append_keys(const struct cmdline *cl, char *err, size_t errlen)
 	for (size_t i = 0; i < cl->nspecs && off < errlen; i++)
 		off += (size_t)snprintf(err + off, errlen - off, "%s%s",
 					i ? ", " : "", cl->specs[i].key);
+}
+
+/* Append "auto|halt|reboot|qemu" to the message in err. */
+static void append_choices(const struct param_spec *sp, char *err,
+			   size_t errlen)
+{
+	size_t off = strlen(err);
+
+	for (u32 i = 0; i < sp->nchoices && off < errlen; i++)
+		off += (size_t)snprintf(err + off, errlen - off, "%s%s",
+					i ? "|" : "", sp->choices[i]);
+}
+
+/* Append " (default 21, 7 with quick)": the table states every default,
+ * so the message that asks for a value can name it. */
+static void append_default(const struct param_spec *sp, char *err,
+			   size_t errlen)
+{
+	size_t off = strlen(err);
+
+	if (off >= errlen)
+		return;
+	if (sp->type == PARAM_ENUM && sp->dflt < sp->nchoices)
+		snprintf(err + off, errlen - off, " (default %s)",
+			 sp->choices[sp->dflt]);
+	else if (sp->type == PARAM_UINT && sp->dflt && sp->quick_dflt)
+		snprintf(err + off, errlen - off, " (default %llu, %llu with %s)",
+			 (unsigned long long)sp->dflt,
+			 (unsigned long long)sp->quick_dflt, CMDLINE_QUICK_KEY);
+	else if (sp->type == PARAM_UINT && sp->dflt)
+		snprintf(err + off, errlen - off, " (default %llu)",
+			 (unsigned long long)sp->dflt);
 }
 
 static int parse_uint(const char *s, u64 *out)
@@ -59,23 +92,12 @@ static int parse_uint(const char *s, u64 *out)
 	return 0;
 }
 
-/* Index of value in "a|b|c", or -1. */
-static int match_choice(const char *choices, const char *val)
+/* Index of val among the spec's choices, or -1. */
+static int match_choice(const struct param_spec *sp, const char *val)
 {
-	size_t vlen = strlen(val);
-	int idx = 0;
-	const char *p = choices;
-
-	while (*p) {
-		const char *bar = strchr(p, '|');
-		size_t n = bar ? (size_t)(bar - p) : strlen(p);
-
-		if (n == vlen && !strncmp(p, val, n))
-			return idx;
-		if (!bar)
-			break;
-		p = bar + 1;
-		idx++;
+	for (u32 i = 0; i < sp->nchoices; i++) {
+		if (!strcmp(sp->choices[i], val))
+			return (int)i;
 	}
 	return -1;
 }
@@ -98,7 +120,9 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 	}
 	if (!val || !*val) {
 		snprintf(err, errlen, "'%s' needs a value: %s=%s", key, key,
-			 sp->type == PARAM_ENUM ? sp->choices : "...");
+			 sp->type == PARAM_ENUM ? "" : "...");
+		append_choices(sp, err, errlen);
+		append_default(sp, err, errlen);
 		return -EINVAL;
 	}
 	switch (sp->type) {
@@ -109,15 +133,18 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 				 "bad value '%s' for '%s': expected an integer from %llu to %llu",
 				 val, key, (unsigned long long)sp->min,
 				 (unsigned long long)sp->max);
+			append_default(sp, err, errlen);
 			return -EINVAL;
 		}
 		break;
 	case PARAM_ENUM:
-		c = match_choice(sp->choices, val);
+		c = match_choice(sp, val);
 		if (c < 0) {
 			snprintf(err, errlen,
-				 "bad value '%s' for '%s': expected one of %s",
-				 val, key, sp->choices);
+				 "bad value '%s' for '%s': expected one of ",
+				 val, key);
+			append_choices(sp, err, errlen);
+			append_default(sp, err, errlen);
 			return -EINVAL;
 		}
 		pv->num = (u64)c;
@@ -202,6 +229,47 @@ static void append_text(struct cmdline *cl, const char *word, size_t n)
 	cl->text[cl->text_len] = '\0';
 }
 
+static bool enum_spec_ok(const struct param_spec *sp)
+{
+	if (!sp->choices || !sp->nchoices)
+		return false;
+	for (u32 i = 0; i < sp->nchoices; i++) {
+		if (!sp->choices[i])	/* a gap in the designated initializers */
+			return false;
+	}
+	return sp->dflt < sp->nchoices || sp->dflt == PARAM_NO_DFLT;
+}
+
+static bool uint_in_range(const struct param_spec *sp, u64 v)
+{
+	return v >= sp->min && v <= sp->max;
+}
+
+/* 0 is "not stated" for both defaults (struct param_spec). */
+static bool uint_spec_ok(const struct param_spec *sp)
+{
+	return sp->min <= sp->max &&
+	       (!sp->dflt || uint_in_range(sp, sp->dflt)) &&
+	       (!sp->quick_dflt || uint_in_range(sp, sp->quick_dflt));
+}
+
+/* A table mistake is the build's bug: say which entry, before any use. */
+static int check_spec(const struct param_spec *sp, char *err, size_t errlen)
+{
+	bool ok = true;
+
+	if (sp->type == PARAM_ENUM)
+		ok = enum_spec_ok(sp);
+	else if (sp->type == PARAM_UINT)
+		ok = uint_spec_ok(sp);
+	if (ok)
+		return 0;
+	snprintf(err, errlen,
+		 "parameter table: '%s' has a missing choice or a default outside its range",
+		 sp->key);
+	return -EINVAL;
+}
+
 int cmdline_init(struct cmdline *cl, const struct param_spec *specs,
 		 size_t nspecs, char *err, size_t errlen)
 {
@@ -209,8 +277,15 @@ int cmdline_init(struct cmdline *cl, const struct param_spec *specs,
 	cl->specs = specs;
 	cl->nspecs = nspecs;
 	if (nspecs > CMDLINE_MAX_PARAMS) {
-		snprintf(err, errlen, "too many parameter specs (%zu)", nspecs);
+		snprintf(err, errlen, "too many parameter specs (%zu), the limit is %d",
+			 nspecs, CMDLINE_MAX_PARAMS);
 		return -EINVAL;
+	}
+	for (size_t i = 0; i < nspecs; i++) {
+		int ret = check_spec(&specs[i], err, errlen);
+
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -273,36 +348,62 @@ int cmdline_parse(struct cmdline *cl, const char *src,
 	return ret ? ret : cmdline_add(cl, src, "command line", err, errlen);
 }
 
-const struct param_value *cmdline_get(const struct cmdline *cl,
-				      const char *key)
+/* The index of key in the table; a key outside it is the caller's bug. */
+static size_t known_spec(const struct cmdline *cl, const char *key)
 {
 	int i = find_spec(cl, key);
 
-	return i < 0 ? NULL : &cl->vals[i];
+	if (i < 0)
+		panic("command line: lookup of '%s', which is not in the parameter table",
+		      key);
+	return (size_t)i;
+}
+
+const struct param_spec *cmdline_spec(const struct cmdline *cl,
+				      const char *key)
+{
+	return &cl->specs[known_spec(cl, key)];
+}
+
+const struct param_value *cmdline_get(const struct cmdline *cl,
+				      const char *key)
+{
+	return &cl->vals[known_spec(cl, key)];
 }
 
 bool cmdline_has(const struct cmdline *cl, const char *key)
 {
-	const struct param_value *v = cmdline_get(cl, key);
-
-	return v && v->set;
+	return cmdline_get(cl, key)->set;
 }
 
 bool cmdline_flag(const struct cmdline *cl, const char *key)
 {
 	return cmdline_has(cl, key);
 }
-u64 cmdline_uint(const struct cmdline *cl, const char *key, u64 dflt)
-{
-	const struct param_value *v = cmdline_get(cl, key);
 
-	return v && v->set ? v->num : dflt;
+/* Quick mode may be absent from a table (tests use small ones). */
+static bool quick_given(const struct cmdline *cl)
+{
+	int i = find_spec(cl, CMDLINE_QUICK_KEY);
+
+	return i >= 0 && cl->vals[i].set;
 }
 
-const char *cmdline_str(const struct cmdline *cl, const char *key,
-			const char *dflt)
+u64 cmdline_uint(const struct cmdline *cl, const char *key)
 {
-	const struct param_value *v = cmdline_get(cl, key);
+	size_t i = known_spec(cl, key);
+	const struct param_spec *sp = &cl->specs[i];
 
-	return v && v->set ? v->str : dflt;
+	if (cl->vals[i].set)
+		return cl->vals[i].num;
+	if (sp->quick_dflt && quick_given(cl))
+		return sp->quick_dflt;
+	return sp->dflt;
+}
+
+const char *cmdline_str(const struct cmdline *cl, const char *key)
+{
+	size_t i = known_spec(cl, key);
+
+	return cl->vals[i].set ? cl->vals[i].str : cl->specs[i].dflt_str;
 }

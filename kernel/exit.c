@@ -17,9 +17,7 @@ void kernel_exit(int status)
 
 	if (mode == EXIT_MODE_AUTO)
 		mode = fw_cfg_present() ? EXIT_MODE_QEMU : EXIT_MODE_HALT;
-	printk("kfront: exit status %d (%s)\n", status,
-	       mode == EXIT_MODE_QEMU ? "qemu" :
-	       mode == EXIT_MODE_REBOOT ? "reboot" : "halt");
+	printk("kfront: exit status %d (%s)\n", status, exit_mode_names[mode]);
 	/* isa-debug-exit only under QEMU: never poke unknown ports. */
 	if (mode == EXIT_MODE_QEMU && fw_cfg_present())
 		qemu_debug_exit(status);

@@ -20,18 +20,19 @@
 
 struct cmdline kfront_cmdline;
 static struct bootinfo bootinfo;
-/* The one buffer for messages of boot-time checks (parsers fill it). */
+/* The one buffer the boot-time parsers fill with their message. */
 static char boot_err[CMDLINE_ERR_MAX];
 
 /* Print "kfront: error: ..." and stop with "bad command line". */
-static void __noreturn usage_error(const char *fmt, ...)
+static void __noreturn __printf(1, 2) usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
+	printk("kfront: error: ");
 	va_start(ap, fmt);
-	vsnprintf(boot_err, sizeof(boot_err), fmt, ap);
+	vprintk(fmt, ap);
 	va_end(ap);
-	printk("kfront: error: %s\n", boot_err);
+	printk("\n");
 	kernel_exit(EXIT_USAGE);
 }
 
@@ -85,8 +86,7 @@ static void parse_cmdline(void)
 		usage_error("%s", boot_err);
 	}
 	printk("kfront: command line: %s\n", kfront_cmdline.text);
-	exit_set_mode((enum exit_mode)cmdline_uint(&kfront_cmdline, "exit",
-						   EXIT_MODE_AUTO));
+	exit_set_mode((enum exit_mode)cmdline_uint(&kfront_cmdline, "exit"));
 }
 
 static void read_bootinfo(u32 magic, u64 mbi_pa)
@@ -131,7 +131,7 @@ void kmain(u32 magic, u64 mbi_pa)
 	report_memory();
 	acpi_init(&bootinfo);
 	if (cmdline_has(&kfront_cmdline, "crash"))
-		crash_inject(cmdline_str(&kfront_cmdline, "crash", ""));
+		crash_inject(cmdline_str(&kfront_cmdline, "crash"));
 	if (cmdline_has(&kfront_cmdline, "serve"))
 		kernel_exit(netserve_main(&kfront_cmdline));
 	kernel_exit(suite_main(&kfront_cmdline, &bootinfo));

@@ -73,9 +73,9 @@ int netcfg_parse_peer(const char *s, struct sockaddr_in *sa)
 int netcfg_from_cmdline(const struct cmdline *cl, struct net_config *cfg,
 			char *err, size_t errlen)
 {
-	const char *ip = cmdline_str(cl, "ip", "10.0.2.15/24");
-	const char *gw = cmdline_str(cl, "gw", NULL);
-	const char *nic = cmdline_str(cl, "nic", "auto");
+	const char *ip = cmdline_str(cl, "ip");
+	const char *gw = cmdline_str(cl, "gw");
+	const char *nic = cmdline_str(cl, "nic");
 	struct net_device *dev;
 
 	net_default_config(cfg);
@@ -86,16 +86,16 @@ int netcfg_from_cmdline(const struct cmdline *cl, struct net_config *cfg,
 	}
 	if (gw && (!(gw = parse_ipv4(gw, &cfg->gateway)) || *gw)) {
 		snprintf(err, errlen, "gw=%s: want an IPv4 address",
-			 cmdline_str(cl, "gw", ""));
+			 cmdline_str(cl, "gw"));
 		return -EINVAL;
 	}
 	if (cfg->gateway &&
 	    ((cfg->gateway ^ cfg->ip_addr) & cfg->netmask)) {
 		snprintf(err, errlen, "gw=%s is not on the subnet of ip=%s",
-			 cmdline_str(cl, "gw", ""), ip);
+			 cmdline_str(cl, "gw"), ip);
 		return -EINVAL;
 	}
-	if (pci_init((enum pci_access)cmdline_uint(cl, "pci", PCI_ACCESS_AUTO),
+	if (pci_init((enum pci_access)cmdline_uint(cl, "pci"),
 		     err, errlen) < 0)
 		return -ENODEV;
 	dev = nic_find(nic);

@@ -396,7 +396,7 @@ int netserve_main(const struct cmdline *cl)
 {
 	static struct netserve ns;
 	struct net_config cfg;
-	char err[160];
+	static char err[CMDLINE_ERR_MAX];	/* may quote an ip= value */
 	const u8 *ip;
 
 	if (netcfg_from_cmdline(cl, &cfg, err, sizeof(err))) {
@@ -412,16 +412,16 @@ int netserve_main(const struct cmdline *cl)
 	ns.tsc0 = counters_tsc();
 	INIT_LIST_HEAD(&ns.conns);
 	svc_waitq_init(&ns.waitq);
-	ns.idle_ms = cmdline_uint(cl, "serve_idle_ms", SVC_IDLE_MS_DEFAULT);
+	ns.idle_ms = cmdline_uint(cl, "serve_idle_ms");
 	ns.net = net_stack_create(&cfg);
 	if (!ns.net)
 		return EXIT_NO_MEMORY;
 	ip = (const u8 *)&cfg.ip_addr;
 	printk("netserve: %s up, %u.%u.%u.%u\n", cfg.dev->name, ip[0], ip[1],
 	       ip[2], ip[3]);
-	if (netserve_open(&ns, cmdline_str(cl, "serve", ""))) {
+	if (netserve_open(&ns, cmdline_str(cl, "serve"))) {
 		printk("netserve: error: serve=%s: want echo, discard, control\n",
-		       cmdline_str(cl, "serve", ""));
+		       cmdline_str(cl, "serve"));
 		return EXIT_USAGE;
 	}
 	printk("netserve: %u connections at once, %u more wait, idle "

@@ -1,43 +1,97 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The table of kernel command-line parameters kfront accepts. */
+/*
+ * The table of kernel command-line parameters kfront accepts: the one
+ * place that states each parameter's range, choices and default. An enum
+ * parameter's names are indexed by the enum its users decode the value
+ * into, so a choice cannot be matched to the wrong constant; the records
+ * print the same names.
+ */
 #include <kfront/compiler.h>
+#include <kfront/exit.h>
 #include <kfront/harness.h>
 #include <kfront/params.h>
+#include <kfront/pci.h>
+#include <kfront/svc_policy.h>
+
+const char *const exit_mode_names[] = {
+	[EXIT_MODE_AUTO] = "auto", [EXIT_MODE_HALT] = "halt",
+	[EXIT_MODE_REBOOT] = "reboot", [EXIT_MODE_QEMU] = "qemu",
+};
+_Static_assert(ARRAY_SIZE(exit_mode_names) == EXIT_MODE_COUNT,
+	       "a name for every enum exit_mode");
+
+const char *const pci_access_names[] = {
+	[PCI_ACCESS_AUTO] = "auto", [PCI_ACCESS_ECAM] = "ecam",
+	[PCI_ACCESS_CF8] = "cf8",
+};
+_Static_assert(ARRAY_SIZE(pci_access_names) == PCI_ACCESS_COUNT,
+	       "a name for every enum pci_access");
+
+const char *const harness_method_names[] = {
+	[METHOD_OVERHEAD] = "overhead", [METHOD_DIFF] = "diff",
+};
+_Static_assert(ARRAY_SIZE(harness_method_names) == METHOD_COUNT,
+	       "a name for every enum harness_method");
+
+const char *const harness_state_names[] = {
+	[STATE_WARM] = "warm", [STATE_COLD] = "cold", [STATE_BOTH] = "both",
+};
+_Static_assert(ARRAY_SIZE(harness_state_names) == STATE_COUNT,
+	       "a name for every enum harness_state");
+
+/* crash= is read as text by arch_crash(); no enum decodes it. */
+static const char *const crash_names[] = {
+	"ud", "pf", "gp", "de", "stack", "wtext", "xdata", "panic", "hang",
+};
 
 const struct param_spec kfront_params[] = {
-	{ "bench", PARAM_STR, NULL, 0, 0,
-	  "benchmarks to run: globs, comma-separated; 'none' = describe the machine and exit" },
-	{ "variant", PARAM_STR, NULL, 0, 0,
-	  "compiler variants to run: names, comma-separated (default: all)" },
-	{ "runs", PARAM_UINT, NULL, 1, HARNESS_MAX_RUNS,
-	  "counted runs per benchmark (the harness keeps each run's samples)" },
-	{ "iters", PARAM_UINT, NULL, 1, 1000000000, "operations per run" },
-	{ "warmup", PARAM_UINT, NULL, 0, 1000, "discarded warm-up runs" },
-	{ "footprint", PARAM_STR, NULL, 0, 0,
-	  "packet-filter rules per packet: a comma-separated list of counts" },
-	{ "quick", PARAM_FLAG, NULL, 0, 0, "short runs for a fast check" },
-	{ "method", PARAM_ENUM, "overhead|diff", 0, 0,
-	  "overhead: subtract the calibrated empty region; diff: N and 2N iterations" },
-	{ "state", PARAM_ENUM, "warm|cold|both", 0, 0,
-	  "warm: one unmeasured call of the same variant before each counted run; cold: none; both" },
-	{ "budget_ms", PARAM_UINT, NULL, 1, 3600000, "time budget per benchmark" },
-	{ "exit", PARAM_ENUM, "auto|halt|reboot|qemu", 0, 0,
-	  "how the run ends (auto: qemu under QEMU, else halt)" },
-	{ "serve", PARAM_STR, NULL, 0, 0,
-	  "network services on a real NIC: echo,discard[,control]; never returns until stopped" },
-	{ "serve_idle_ms", PARAM_UINT, NULL, 100, 3600000,
-	  "serve=: a TCP connection with no data either way for this long is reset (default 5000)" },
-	{ "ip", PARAM_STR, NULL, 0, 0,
-	  "IPv4 address of the real NIC: ADDR/PREFIX (default 10.0.2.15/24)" },
-	{ "gw", PARAM_STR, NULL, 0, 0, "IPv4 default gateway (e.g. 10.0.2.2)" },
-	{ "peer", PARAM_STR, NULL, 0, 0,
-	  "host peer of the net.wire_* benchmarks: ADDR:PORT (with ip=, gw=, nic=)" },
-	{ "nic", PARAM_STR, NULL, 0, 0,
-	  "which real NIC: virtio, e1000 or auto (default: the first found)" },
-	{ "pci", PARAM_ENUM, "auto|ecam|cf8", 0, 0,
-	  "PCI configuration access: ECAM (from ACPI MCFG), ports 0xcf8/0xcfc, or auto" },
-	{ "crash", PARAM_ENUM, "ud|pf|gp|de|stack|wtext|xdata|panic|hang", 0, 0,
-	  "fault injection for the boot tests" },
+	{ .key = "bench", .type = PARAM_STR, .dflt_str = "*",
+	  .help = "benchmarks to run: globs, comma-separated; 'none' = describe the machine and exit" },
+	{ .key = "variant", .type = PARAM_STR, .dflt_str = "*",
+	  .help = "compiler variants to run: names, comma-separated (default: all)" },
+	{ .key = "runs", .type = PARAM_UINT, .min = 1, .max = HARNESS_MAX_RUNS,
+	  .dflt = 21, .quick_dflt = 7,
+	  .help = "counted runs per benchmark (the harness keeps each run's samples)" },
+	{ .key = "iters", .type = PARAM_UINT, .min = 1, .max = 1000000000,
+	  .dflt = 0,	/* each benchmark's own count */
+	  .help = "operations per run" },
+	{ .key = "warmup", .type = PARAM_UINT, .min = 0, .max = 1000,
+	  .dflt = 3, .quick_dflt = 1, .help = "discarded warm-up runs" },
+	{ .key = "footprint", .type = PARAM_STR, .dflt_str = "0",
+	  .help = "packet-filter rules per packet: a comma-separated list of counts" },
+	{ .key = CMDLINE_QUICK_KEY, .type = PARAM_FLAG,
+	  .help = "short runs for a fast check" },
+	{ .key = "method", .type = PARAM_ENUM,
+	  PARAM_CHOICES(harness_method_names), .dflt = METHOD_OVERHEAD,
+	  .help = "overhead: subtract the calibrated empty region; diff: N and 2N iterations" },
+	{ .key = "state", .type = PARAM_ENUM,
+	  PARAM_CHOICES(harness_state_names), .dflt = STATE_WARM,
+	  .help = "warm: one unmeasured call of the same variant before each counted run; cold: none; both" },
+	{ .key = "budget_ms", .type = PARAM_UINT, .min = 1, .max = 3600000,
+	  .dflt = 240000, .quick_dflt = 60000,
+	  .help = "time budget per benchmark" },
+	{ .key = "exit", .type = PARAM_ENUM,
+	  PARAM_CHOICES(exit_mode_names), .dflt = EXIT_MODE_AUTO,
+	  .help = "how the run ends (auto: qemu under QEMU, else halt)" },
+	{ .key = "serve", .type = PARAM_STR, .dflt_str = "",
+	  .help = "network services on a real NIC: echo,discard[,control]; never returns until stopped" },
+	{ .key = "serve_idle_ms", .type = PARAM_UINT, .min = 100, .max = 3600000,
+	  .dflt = SVC_IDLE_MS_DEFAULT,
+	  .help = "serve=: a TCP connection with no data either way for this long is reset" },
+	{ .key = "ip", .type = PARAM_STR, .dflt_str = "10.0.2.15/24",
+	  .help = "IPv4 address of the real NIC: ADDR/PREFIX" },
+	{ .key = "gw", .type = PARAM_STR, .dflt_str = NULL,
+	  .help = "IPv4 default gateway (e.g. 10.0.2.2; default: none)" },
+	{ .key = "peer", .type = PARAM_STR, .dflt_str = NULL,
+	  .help = "host peer of the net.wire_* benchmarks: ADDR:PORT (with ip=, gw=, nic=)" },
+	{ .key = "nic", .type = PARAM_STR, .dflt_str = "auto",
+	  .help = "which real NIC: virtio, e1000 or auto (the first found)" },
+	{ .key = "pci", .type = PARAM_ENUM,
+	  PARAM_CHOICES(pci_access_names), .dflt = PCI_ACCESS_AUTO,
+	  .help = "PCI configuration access: ECAM (from ACPI MCFG), ports 0xcf8/0xcfc, or auto" },
+	{ .key = "crash", .type = PARAM_ENUM,
+	  PARAM_CHOICES(crash_names), .dflt = PARAM_NO_DFLT,
+	  .help = "fault injection for the boot tests" },
 };
 
 const size_t kfront_nparams = ARRAY_SIZE(kfront_params);

@@ -66,14 +66,3 @@ int vprintk(const char *fmt, va_list ap)
 	console_write(buf, len);
 	return n;
 }
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}

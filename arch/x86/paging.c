@@ -27,7 +27,7 @@ typedef u64 pte_t;
 
 /* Page-table pages come from this pool: the page allocator itself needs
  * the direct map, so it cannot provide them. */
-static pte_t pt_pool[PT_POOL_PAGES][512] __aligned(PAGE_SIZE)
+static pte_t pt_pool[PT_POOL_PAGES][PT_ENTRIES] __aligned(PAGE_SIZE)
 	__section(".bss.page_aligned");
 static unsigned pt_pool_used;
 static pte_t *pml4;
@@ -64,8 +64,8 @@ static pte_t *walk(u64 va, int level)
 {
 	pte_t *t = pml4;
 
-	for (int l = 4; l > level; l--) {
-		unsigned idx = (va >> (12 + 9 * (l - 1))) & 511;
+	for (int l = PT_LEVELS; l > level; l--) {
+		unsigned idx = pt_index(va, l);
 
 		if (!(t[idx] & PTE_P))
 			t[idx] = table_pa(alloc_table()) | PTE_P | PTE_W;
@@ -76,12 +76,12 @@ static pte_t *walk(u64 va, int level)
 
 static void map_4k(u64 va, u64 pa, u64 flags)
 {
-	walk(va, 1)[(va >> 12) & 511] = (pa & PTE_ADDR) | flags | PTE_P;
+	walk(va, 1)[pt_index(va, 1)] = (pa & PTE_ADDR) | flags | PTE_P;
 }
 
 static void map_2m(u64 va, u64 pa, u64 flags)
 {
-	walk(va, 2)[(va >> 21) & 511] = (pa & PTE_ADDR) | flags | PTE_P | PTE_PS;
+	walk(va, 2)[pt_index(va, 2)] = (pa & PTE_ADDR) | flags | PTE_P | PTE_PS;
 }
 
 static u64 image_flags(u64 va)

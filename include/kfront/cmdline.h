@@ -5,6 +5,7 @@
 #ifndef KFRONT_CMDLINE_H
 #define KFRONT_CMDLINE_H
 
+#include <kfront/compiler.h>
 #include <kfront/types.h>
 
 /*
@@ -25,17 +26,41 @@
 enum param_type {
 	PARAM_FLAG,	/* bare word, no value */
 	PARAM_UINT,	/* decimal (or 0x hex) integer within [min, max] */
-	PARAM_ENUM,	/* one of the '|'-separated choices */
+	PARAM_ENUM,	/* one of the choices; its value is the choice's index */
 	PARAM_STR,	/* free text without blanks (globs, lists) */
 };
 
+/* The flag whose presence selects the quick_dflt of every PARAM_UINT. */
+#define CMDLINE_QUICK_KEY	"quick"
+
+/*
+ * One parameter, stated once: the parser, the lookups and the messages all
+ * read this. A PARAM_ENUM's choices array is indexed by the enum its users
+ * decode the value into, with designated initializers ([EXIT_MODE_HALT] =
+ * "halt") so that the order cannot drift (kernel/params.c).
+ */
 struct param_spec {
 	const char *key;
 	enum param_type type;
-	const char *choices;	/* PARAM_ENUM: "halt|reboot|qemu" */
+	const char *const *choices;	/* PARAM_ENUM: nchoices names */
+	u32 nchoices;
 	u64 min, max;		/* PARAM_UINT */
+	/* Not given: PARAM_UINT value or PARAM_ENUM index (or
+	 * PARAM_NO_DFLT). A PARAM_UINT
+	 * default of 0 outside [min, max] means "the user of the value
+	 * decides" (iters: each benchmark's own count). */
+	u64 dflt;
+	/* PARAM_UINT not given but CMDLINE_QUICK_KEY given; 0: dflt holds. */
+	u64 quick_dflt;
+	const char *dflt_str;	/* PARAM_STR not given (NULL: no value) */
 	const char *help;
 };
+
+/* dflt of a PARAM_ENUM that has none (crash=): only given values count. */
+#define PARAM_NO_DFLT	(~0ULL)
+
+/* The choices field pair of a PARAM_ENUM spec, from its names array. */
+#define PARAM_CHOICES(names)	.choices = (names), .nchoices = ARRAY_SIZE(names)
 
 struct param_value {
 	bool set;
@@ -61,6 +86,8 @@ struct cmdline {
  * loader's menu entry sets defaults, `kfront boot -- ARGS` overrides
  * them), while a key repeated within one source is an error.
  */
+/* Starts an empty command line; -EINVAL with err filled if a spec is
+ * inconsistent (a choice missing, a default outside its range). */
 int cmdline_init(struct cmdline *cl, const struct param_spec *specs,
 		 size_t nspecs, char *err, size_t errlen);
 /* Parse one source (origin names it in messages). Returns 0, or -EINVAL
@@ -72,15 +99,21 @@ int cmdline_parse(struct cmdline *cl, const char *src,
 		  const struct param_spec *specs, size_t nspecs,
 		  char *err, size_t errlen);
 
-/* Lookup helpers. A key missing from the spec table is never set:
- * cmdline_get returns NULL for it, the others their "unset" answer. */
+/*
+ * Lookups. key must be in the spec table: looking up any other key is a
+ * bug in the caller (a typo, a parameter removed from the table), so it
+ * panics instead of answering "not given". A key that was not given
+ * answers its spec's default.
+ */
 const struct param_value *cmdline_get(const struct cmdline *cl,
+				      const char *key);
+const struct param_spec *cmdline_spec(const struct cmdline *cl,
 				      const char *key);
 /* True if key was given (flag or key=value). */
 bool cmdline_has(const struct cmdline *cl, const char *key);
 bool cmdline_flag(const struct cmdline *cl, const char *key);
-u64 cmdline_uint(const struct cmdline *cl, const char *key, u64 dflt);
-const char *cmdline_str(const struct cmdline *cl, const char *key,
-			const char *dflt);
+/* PARAM_UINT value, or PARAM_ENUM choice index. */
+u64 cmdline_uint(const struct cmdline *cl, const char *key);
+const char *cmdline_str(const struct cmdline *cl, const char *key);
 
 #endif

@@ -1,5 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Error numbers: functions return 0 or a negative errno, as in Linux. */
+/*
+ * Error numbers, and the one error convention of the kernel C code:
+ *  - A function that can fail returns 0 (or a count, or a pointer) on
+ *    success and a negative errno (-EINVAL, -ENOMEM, ...) on failure, as
+ *    in Linux; NULL stands for failure only where a pointer is returned.
+ *    A lookup that answers "which index" may return -1 for "none": that
+ *    is an answer, not an error.
+ *  - A dropped packet is no error of the caller: it is counted under an
+ *    enum net_drop_reason (kernel/net), one counter per reason.
+ *  - Exit statuses (EXIT_*, kfront/exit.h) exist only at the top: kmain,
+ *    suite_main and netserve_main turn -errno into one, nothing below
+ *    them returns one.
+ *  - A message for the user goes into the caller's err buffer (err,
+ *    errlen) or is printed where the error is found, never both.
+ */
 #ifndef KFRONT_ERRNO_H
 #define KFRONT_ERRNO_H
 

@@ -19,7 +19,11 @@ enum exit_mode {
 	EXIT_MODE_HALT,
 	EXIT_MODE_REBOOT,
 	EXIT_MODE_QEMU,
+	EXIT_MODE_COUNT,	/* names: exit_mode_names (kernel/params.c) */
 };
+
+/* The exit= choices, indexed by the enum (kernel/params.c). */
+extern const char *const exit_mode_names[EXIT_MODE_COUNT];
 
 void exit_set_mode(enum exit_mode mode);
 void kernel_exit(int status) __noreturn;

@@ -13,15 +13,21 @@
 enum harness_method {
 	METHOD_OVERHEAD,	/* subtract the calibrated empty region */
 	METHOD_DIFF,		/* runs of N and 2N iterations, difference */
+	METHOD_COUNT,		/* names: harness_method_names (kernel/params.c) */
 };
 
-/* Front-end state of a counted run (bench/harness.c). Order matches the
- * "state" parameter's "warm|cold|both" (checked in bench/suite.c). */
+/* Front-end state of a counted run (bench/harness.c). */
 enum harness_state {
 	STATE_WARM,	/* one unmeasured call of the same variant first */
 	STATE_COLD,	/* straight after the previous variant's run */
 	STATE_BOTH,	/* warm runs, then cold runs, both reported */
+	STATE_COUNT,	/* names: harness_state_names (kernel/params.c) */
 };
+
+/* The method= and state= choices, indexed by the enums (kernel/params.c);
+ * the records print the same names. */
+extern const char *const harness_method_names[METHOD_COUNT];
+extern const char *const harness_state_names[STATE_COUNT];
 
 struct harness_config {
 	u32 runs;

@@ -70,7 +70,11 @@ enum pci_access {
 	PCI_ACCESS_AUTO,	/* ECAM when ACPI's MCFG has it and it checks out */
 	PCI_ACCESS_ECAM,	/* ECAM or an error */
 	PCI_ACCESS_CF8,		/* ports 0xcf8/0xcfc (first 256 bytes only) */
+	PCI_ACCESS_COUNT,	/* names: pci_access_names (kernel/params.c) */
 };
+
+/* The pci= choices, indexed by the enum (kernel/params.c). */
+extern const char *const pci_access_names[PCI_ACCESS_COUNT];
 
 /* Chooses the access method, scans every bus once, logs what it finds
  * and probes the devices in the driver table. Returns the number of

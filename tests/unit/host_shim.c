@@ -22,13 +22,8 @@ void kfree(void *p)
 	free(p);
 }
 
-int printk(const char *fmt, ...)
+/* printk itself is lib/printk.c, linked beside this shim. */
+int vprintk(const char *fmt, va_list ap)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintf(fmt, ap);
-	va_end(ap);
-	return n;
+	return vprintf(fmt, ap);
 }

@@ -1,19 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Host tests of the kernel command-line parser, malformed input included. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <kfront/cmdline.h>
 #include <kfront/compiler.h>
 #include <kfront/errno.h>
+#include <kfront/exit.h>
 #include <kfront/harness.h>
 #include <kfront/params.h>
+#include <kfront/pci.h>
 #include "check.h"
 
 static const struct param_spec specs[] = {
-	{ "bench", PARAM_STR, NULL, 0, 0, "" },
-	{ "runs", PARAM_UINT, NULL, 1, 1000, "" },
-	{ "exit", PARAM_ENUM, "auto|halt|reboot|qemu", 0, 0, "" },
-	{ "quick", PARAM_FLAG, NULL, 0, 0, "" },
+	{ .key = "bench", .type = PARAM_STR, .dflt_str = "*" },
+	{ .key = "runs", .type = PARAM_UINT, .min = 1, .max = 1000,
+	  .dflt = 21, .quick_dflt = 7 },
+	{ .key = "exit", .type = PARAM_ENUM, PARAM_CHOICES(exit_mode_names),
+	  .dflt = EXIT_MODE_AUTO },
+	{ .key = "quick", .type = PARAM_FLAG },
 };
+
+/* cmdline.c panics on a lookup of a key outside the table: catch it. */
+static jmp_buf panic_jmp;
+static bool panic_armed;
+static char panic_msg[256];
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(panic_msg, sizeof(panic_msg), fmt, ap);
+	va_end(ap);
+	if (!panic_armed) {
+		fprintf(stderr, "unexpected panic: %s\n", panic_msg);
+		abort();
+	}
+	longjmp(panic_jmp, 1);
+}
 
 static struct cmdline cl;
 static char err[CMDLINE_ERR_MAX];
@@ -27,15 +54,15 @@ static int parse(const char *s)
 static void test_valid(void)
 {
 	CHECK(parse("bench=net.*,sched.ctxsw runs=31 exit=qemu quick") == 0);
-	CHECK_STR(cmdline_str(&cl, "bench", "x"), "net.*,sched.ctxsw");
-	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), 31);
-	CHECK_EQ_U64(cmdline_uint(&cl, "exit", 9), 3);
+	CHECK_STR(cmdline_str(&cl, "bench"), "net.*,sched.ctxsw");
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 31);
+	CHECK_EQ_U64(cmdline_uint(&cl, "exit"), EXIT_MODE_QEMU);
 	CHECK(cmdline_flag(&cl, "quick"));
 	/* blanks of every kind, and an empty line */
 	CHECK(parse("  \truns=0x10 \n ") == 0);
-	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), 16);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 16);
 	CHECK(!cmdline_flag(&cl, "quick"));
-	CHECK_STR(cmdline_str(&cl, "bench", "dflt"), "dflt");
+	CHECK_STR(cmdline_str(&cl, "bench"), "*");
 	CHECK(parse("") == 0);
 	CHECK(parse(NULL) == 0);
 }
@@ -54,8 +81,8 @@ static void test_later_source_overrides(void)
 	CHECK(cmdline_init(&cl, specs, ARRAY_SIZE(specs), err, sizeof(err)) == 0);
 	CHECK(cmdline_add(&cl, "runs=5 exit=halt", "loader", err, sizeof(err)) == 0);
 	CHECK(cmdline_add(&cl, "runs=7  quick", "fw_cfg", err, sizeof(err)) == 0);
-	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), 7);
-	CHECK_EQ_U64(cmdline_uint(&cl, "exit", 9), 1);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 7);
+	CHECK_EQ_U64(cmdline_uint(&cl, "exit"), EXIT_MODE_HALT);
 	CHECK(cmdline_flag(&cl, "quick"));
 	CHECK_STR(cl.text, "runs=5 exit=halt runs=7 quick");
 	/* ... but a repeat within the later source is still an error */
@@ -65,13 +92,138 @@ static void test_later_source_overrides(void)
 	CHECK(strstr(err, "'runs' is given more than once in the fw_cfg") != NULL);
 }
 
+/* True if calling lookup(key) panicked with a message naming key. */
+static bool lookup_panics(void (*lookup)(const char *), const char *key)
+{
+	bool panicked = false;
+
+	panic_msg[0] = '\0';
+	panic_armed = true;
+	if (!setjmp(panic_jmp))
+		lookup(key);
+	else
+		panicked = true;
+	panic_armed = false;
+	return panicked && strstr(panic_msg, key) &&
+	       strstr(panic_msg, "not in the parameter table");
+}
+
+static void lookup_get(const char *key) { (void)cmdline_get(&cl, key); }
+static void lookup_has(const char *key) { (void)cmdline_has(&cl, key); }
+static void lookup_uint(const char *key) { (void)cmdline_uint(&cl, key); }
+static void lookup_str(const char *key) { (void)cmdline_str(&cl, key); }
+
+/* A key outside the table is the caller's typo: it must not read as
+ * "not given" (and cmdline_get must never hand out NULL). */
 static void test_unknown_key_lookup(void)
 {
 	CHECK(parse("runs=3") == 0);
-	CHECK(cmdline_get(&cl, "nosuchkey") == NULL);
-	CHECK(!cmdline_has(&cl, "nosuchkey"));
+	CHECK(lookup_panics(lookup_get, "nosuchkey"));
+	CHECK(lookup_panics(lookup_has, "nosuchkey"));
+	CHECK(lookup_panics(lookup_uint, "nosuchkey"));
+	CHECK(lookup_panics(lookup_str, "nosuchkey"));
 	CHECK(cmdline_has(&cl, "runs"));
 	CHECK(!cmdline_has(&cl, "bench"));
+}
+
+/* The table states every default; callers pass none. */
+static void test_defaults_come_from_the_table(void)
+{
+	CHECK(parse("") == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 21);
+	CHECK_EQ_U64(cmdline_uint(&cl, "exit"), EXIT_MODE_AUTO);
+	CHECK_STR(cmdline_str(&cl, "bench"), "*");
+	CHECK(parse("quick") == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 7);
+	CHECK(parse("quick runs=9") == 0);	/* given beats quick */
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 9);
+	/* the messages that ask for a value name the default */
+	CHECK(parse("runs=0") == -EINVAL);
+	CHECK(strstr(err, "(default 21, 7 with quick)") != NULL);
+	CHECK(parse("exit=") == -EINVAL);
+	CHECK(strstr(err, "exit=auto|halt|reboot|qemu (default auto)") != NULL);
+}
+
+/* kfront's own defaults, where the callers used to state them. */
+static void test_kfront_defaults(void)
+{
+	CHECK(cmdline_parse(&cl, "", kfront_params, kfront_nparams, err,
+			    sizeof(err)) == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 21);
+	CHECK_EQ_U64(cmdline_uint(&cl, "warmup"), 3);
+	CHECK_EQ_U64(cmdline_uint(&cl, "budget_ms"), 240000);
+	CHECK_EQ_U64(cmdline_uint(&cl, "iters"), 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "method"), METHOD_OVERHEAD);
+	CHECK_EQ_U64(cmdline_uint(&cl, "state"), STATE_WARM);
+	CHECK_EQ_U64(cmdline_uint(&cl, "exit"), EXIT_MODE_AUTO);
+	CHECK_EQ_U64(cmdline_uint(&cl, "pci"), PCI_ACCESS_AUTO);
+	CHECK_EQ_U64(cmdline_uint(&cl, "serve_idle_ms"), 5000);
+	CHECK_STR(cmdline_str(&cl, "bench"), "*");
+	CHECK_STR(cmdline_str(&cl, "variant"), "*");
+	CHECK_STR(cmdline_str(&cl, "footprint"), "0");
+	CHECK_STR(cmdline_str(&cl, "ip"), "10.0.2.15/24");
+	CHECK_STR(cmdline_str(&cl, "nic"), "auto");
+	CHECK(cmdline_str(&cl, "gw") == NULL);
+	CHECK(cmdline_str(&cl, "peer") == NULL);
+	CHECK(cmdline_parse(&cl, "quick", kfront_params, kfront_nparams, err,
+			    sizeof(err)) == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 7);
+	CHECK_EQ_U64(cmdline_uint(&cl, "warmup"), 1);
+	CHECK_EQ_U64(cmdline_uint(&cl, "budget_ms"), 60000);
+}
+
+/* Each enum parameter decodes to the enum constant of the same name. */
+static void test_enum_choices_decode_by_name(void)
+{
+	static const struct { const char *arg; const char *key; u64 want; } cases[] = {
+		{ "method=overhead", "method", METHOD_OVERHEAD },
+		{ "method=diff", "method", METHOD_DIFF },
+		{ "state=warm", "state", STATE_WARM },
+		{ "state=cold", "state", STATE_COLD },
+		{ "state=both", "state", STATE_BOTH },
+		{ "exit=auto", "exit", EXIT_MODE_AUTO },
+		{ "exit=halt", "exit", EXIT_MODE_HALT },
+		{ "exit=reboot", "exit", EXIT_MODE_REBOOT },
+		{ "exit=qemu", "exit", EXIT_MODE_QEMU },
+		{ "pci=auto", "pci", PCI_ACCESS_AUTO },
+		{ "pci=ecam", "pci", PCI_ACCESS_ECAM },
+		{ "pci=cf8", "pci", PCI_ACCESS_CF8 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		CHECK(cmdline_parse(&cl, cases[i].arg, kfront_params,
+				    kfront_nparams, err, sizeof(err)) == 0);
+		CHECK_EQ_U64(cmdline_uint(&cl, cases[i].key), cases[i].want);
+	}
+}
+
+/* A table with a gap or a default out of range is refused at init. */
+static void test_inconsistent_specs_refused(void)
+{
+	static const char *const gappy[3] = { [0] = "a", [2] = "c" };
+	const struct param_spec bad_enum[] = {
+		{ .key = "e", .type = PARAM_ENUM, PARAM_CHOICES(gappy) },
+	};
+	const struct param_spec bad_dflt[] = {
+		{ .key = "e", .type = PARAM_ENUM, PARAM_CHOICES(exit_mode_names),
+		  .dflt = EXIT_MODE_COUNT },
+	};
+	const struct param_spec bad_uint[] = {
+		{ .key = "n", .type = PARAM_UINT, .min = 1, .max = 9, .dflt = 10 },
+	};
+	const struct param_spec bad_quick[] = {
+		{ .key = "n", .type = PARAM_UINT, .min = 1, .max = 9, .dflt = 2,
+		  .quick_dflt = 10 },
+	};
+
+	CHECK(cmdline_init(&cl, bad_enum, 1, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "parameter table: 'e'") != NULL);
+	CHECK(cmdline_init(&cl, bad_dflt, 1, err, sizeof(err)) == -EINVAL);
+	CHECK(cmdline_init(&cl, bad_uint, 1, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "parameter table: 'n'") != NULL);
+	CHECK(cmdline_init(&cl, bad_quick, 1, err, sizeof(err)) == -EINVAL);
+	CHECK(cmdline_init(&cl, kfront_params, kfront_nparams, err,
+			   sizeof(err)) == 0);
 }
 
 static void test_bytes_that_need_escaping(void)
@@ -156,7 +308,7 @@ static void test_runs_range_is_the_harness_limit(void)
 	snprintf(line, sizeof(line), "runs=%d", HARNESS_MAX_RUNS);
 	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
 			    sizeof(err)) == 0);
-	CHECK_EQ_U64(cmdline_uint(&cl, "runs", 0), HARNESS_MAX_RUNS);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), HARNESS_MAX_RUNS);
 	snprintf(line, sizeof(line), "runs=%d", HARNESS_MAX_RUNS + 1);
 	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
 			    sizeof(err)) == -EINVAL);
@@ -173,6 +325,10 @@ int main(void)
 	test_repeated_key_in_one_source();
 	test_later_source_overrides();
 	test_unknown_key_lookup();
+	test_defaults_come_from_the_table();
+	test_kfront_defaults();
+	test_enum_choices_decode_by_name();
+	test_inconsistent_specs_refused();
 	test_bytes_that_need_escaping();
 	test_runs_range_is_the_harness_limit();
 	return check_report("cmdline");

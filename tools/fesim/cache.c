@@ -16,7 +16,7 @@ int lru_init(struct lru_cache *c, u32 sets, u32 assoc)
 		return -1;
 	c->sets = sets;
 	c->assoc = assoc;
-	c->tags = malloc(sizeof(*c->tags) * sets * assoc);
+	c->tags = malloc(sizeof(*c->tags) * (size_t)sets * assoc);
 	if (!c->tags)
 		return -1;
 	lru_flush(c);
@@ -48,8 +48,16 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	u->e = calloc((size_t)sets * ways, sizeof(*u->e));
 	u->n = calloc(sets, sizeof(*u->n));
 	u->used = calloc(sets, sizeof(*u->used));
-	if (!u->e || !u->n || !u->used)
+	if (!u->e || !u->n || !u->used) {
+		/* none of them is kept: a half-made cache is no cache */
+		free(u->e);
+		free(u->n);
+		free(u->used);
+		u->e = NULL;
+		u->n = NULL;
+		u->used = NULL;
 		return -1;
+	}
 	uop_flush(u);
 	return 0;
 }

@@ -66,60 +66,126 @@ static bool parse_bool(const char *v, bool *out)
 	return true;
 }
 
+/* One key=value argument split in a copy the caller owns (free(copy)):
+ * QEMU's argv strings are not ours to cut. */
+struct kv_arg {
+	char *copy;
+	char *key;
+	char *val;		/* NULL: no '=' */
+};
+
+static int split_arg(const char *arg, struct kv_arg *kv)
+{
+	char *eq;
+
+	kv->copy = strdup(arg);
+	if (!kv->copy) {
+		fesim_error("fesim: out of memory parsing the arguments\n");
+		return -1;
+	}
+	kv->key = kv->copy;
+	kv->val = NULL;
+	eq = strchr(kv->copy, '=');
+	if (eq) {
+		*eq = 0;
+		kv->val = eq + 1;
+	}
+	return 0;
+}
+
+/* out=: the path is read at exit, long after argv; fesim owns a copy
+ * (freed by at_exit), one only even if out= is repeated. */
+static char *out_path_copy;
+
+static int set_out_path(const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy) {
+		fesim_error("fesim: out of memory parsing the arguments\n");
+		return -1;
+	}
+	free(out_path_copy);
+	out_path_copy = copy;
+	fs.out_path = copy;
+	return 0;
+}
+
+static void bad_argument(const char *arg)
+{
+	usage("bad argument");
+	fesim_error(arg);
+	fesim_error("\n");
+}
+
+/* Everything but geometry overrides, which are queued in over[]. */
+static int parse_arg(const char *arg, const char **over, int *n_over)
+{
+	struct model_cfg probe;
+	struct kv_arg kv;
+	int ret = 0;
+
+	if (split_arg(arg, &kv))
+		return -1;
+	if (!strcmp(kv.key, "model") && kv.val) {
+		ret = add_models(kv.val);
+		if (ret)
+			usage("unknown model or too many models");
+	} else if (!preset_find(kv.key, &probe) &&
+		   (!kv.val || !strcmp(kv.val, "on"))) {
+		/* QEMU split "model=a,b" at the comma */
+		ret = add_models(kv.key);
+	} else if (!strcmp(kv.key, "out") && kv.val) {
+		ret = set_out_path(kv.val);
+	} else if (!strcmp(kv.key, "pages") && kv.val &&
+		   (!strcmp(kv.val, "4k") || !strcmp(kv.val, "2m"))) {
+		fs.page_shift = kv.val[0] == '4' ? 12 : 21;
+	} else if (!strcmp(kv.key, "cold") && kv.val &&
+		   parse_bool(kv.val, &fs.cold)) {
+		/* parsed */
+	} else if (kv.val && preset_override(&probe, kv.key, kv.val) == 1) {
+		over[(*n_over)++] = arg;
+	} else {
+		bad_argument(arg);
+		ret = -1;
+	}
+	free(kv.copy);
+	return ret;
+}
+
+/* A geometry override, applied to every model. */
+static int apply_override(const char *arg)
+{
+	struct kv_arg kv;
+
+	if (split_arg(arg, &kv))
+		return -1;
+	for (int m = 0; m < fs.n_models; m++)
+		preset_override(&fs.models[m].cfg, kv.key, kv.val);
+	free(kv.copy);
+	return 0;
+}
+
 /* Parse key=value arguments; overrides are applied after all models are
  * known, so their order does not matter. */
 static int parse_args(int argc, char **argv)
 {
-	struct model_cfg probe;
-	int i, m, n_over = 0;
-	char **over = calloc(argc + 1, sizeof(*over));
+	const char **over = calloc((size_t)argc + 1, sizeof(*over));
+	int i, n_over = 0, ret = 0;
 
+	if (!over) {
+		fesim_error("fesim: out of memory parsing the arguments\n");
+		return -1;
+	}
 	fs.page_shift = 12;
-	for (i = 0; i < argc; i++) {
-		char *arg = strdup(argv[i]);
-		char *val = strchr(arg, '=');
-
-		if (val)
-			*val++ = 0;
-		if (!strcmp(arg, "model") && val) {
-			if (add_models(val)) {
-				usage("unknown model or too many models");
-				return -1;
-			}
-		} else if (!preset_find(arg, &probe) &&
-			   (!val || !strcmp(val, "on"))) {
-			/* QEMU split "model=a,b" at the comma */
-			if (add_models(arg))
-				return -1;
-		} else if (!strcmp(arg, "out") && val) {
-			fs.out_path = val;
-		} else if (!strcmp(arg, "pages") && val &&
-			   (!strcmp(val, "4k") || !strcmp(val, "2m"))) {
-			fs.page_shift = val[0] == '4' ? 12 : 21;
-		} else if (!strcmp(arg, "cold") && val &&
-			   parse_bool(val, &fs.cold)) {
-			/* parsed */
-		} else if (val && preset_override(&probe, arg, val) == 1) {
-			over[n_over++] = argv[i];
-		} else {
-			usage("bad argument");
-			fesim_error(argv[i]);
-			fesim_error("\n");
-			return -1;
-		}
-	}
-	if (!fs.n_models)
+	for (i = 0; i < argc && !ret; i++)
+		ret = parse_arg(argv[i], over, &n_over);
+	if (!ret && !fs.n_models)
 		add_models((char[]){ "skylake" });
-	for (i = 0; i < n_over; i++) {
-		char *arg = strdup(over[i]);
-		char *val = strchr(arg, '=');
-
-		*val++ = 0;
-		for (m = 0; m < fs.n_models; m++)
-			preset_override(&fs.models[m].cfg, arg, val);
-	}
+	for (i = 0; i < n_over && !ret; i++)
+		ret = apply_override(over[i]);
 	free(over);
-	return 0;
+	return ret;
 }
 
 static void summary(void)
@@ -158,6 +224,9 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	}
 	if (output_write(fs.out_path))
 		fesim_error("fesim: cannot write the output file\n");
+	fs.out_path = NULL;
+	free(out_path_copy);
+	out_path_copy = NULL;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -189,7 +258,11 @@ FESIM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	fs.system = info->system_emulation;
 	fs.slot_occ = calloc(FESIM_NSLOTS, sizeof(*fs.slot_occ));
-	if (!fs.slot_occ || parse_args(argc, argv))
+	if (!fs.slot_occ) {
+		fesim_error("fesim: out of memory\n");
+		return -1;
+	}
+	if (parse_args(argc, argv))
 		return -1;
 	if (models_init()) {
 		usage("a model geometry is invalid (sizes must be powers of "

@@ -134,6 +134,8 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 	u32 size = 0;
 
 	ti = calloc(1, sizeof(*ti));
+	if (!ti)
+		abort();	/* a TB callback has no way to report it */
 	b.ti = ti;
 	/* an instruction touches at most two blocks at any granularity
 	 * (x86 instructions are <= 15 bytes, blocks >= 32) */

@@ -14,6 +14,22 @@
 #define IOREMAP_BASE		0xffffc90000000000ULL
 #define IOREMAP_LARGE_BASE	0xffffc98000000000ULL	/* 2 MiB pages */
 
+/*
+ * Four levels of 512-entry tables: level 1 = PT (4 KiB pages), 2 = PD
+ * (2 MiB), 3 = PDPT, 4 = PML4. A table at level l is indexed by the 9
+ * bits of va above the 12 + 9 * (l - 1) bits the lower levels cover.
+ */
+#define PT_PAGE_SHIFT	12
+#define PT_LEVEL_BITS	9
+#define PT_ENTRIES	(1u << PT_LEVEL_BITS)
+#define PT_LEVELS	4
+
+static inline unsigned pt_index(u64 va, int level)
+{
+	return (unsigned)(va >> (PT_PAGE_SHIFT + PT_LEVEL_BITS * (level - 1))) &
+	       (PT_ENTRIES - 1);
+}
+
 static inline void *phys_to_virt(u64 pa)
 {
 	return (void *)(DIRECT_MAP_BASE + pa);
