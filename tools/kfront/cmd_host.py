@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, paths, report, results, vg
-from kfront.cmd_run import Progress, check_lists
+from kfront import argtypes, build, collect, kargs, paths, report, results, vg
+from kfront.progress import Progress
 from kfront.records import Run
 
 
@@ -51,16 +51,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def suite_args(args: argparse.Namespace) -> list[str]:
-    out = ['quick'] if args.quick else []
-    if args.variants:
-        out.append(f'variant={args.variants}')
-    if args.bench:
-        out.append(f'bench={args.bench}')
-    return out + list(args.extra)
+    sel = kargs.Selection(quick=args.quick, variants=args.variants, bench=args.bench,
+                          extra=tuple(args.extra))
+    return kargs.build(sel)
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = check_lists(args)
+    problem = kargs.check_lists(args.variants, args.bench)
     if problem:
         return problem
     if args.cpu is not None and not 0 <= args.cpu < (os.cpu_count() or 1):
