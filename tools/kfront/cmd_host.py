@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, kargs, paths, report, results, vg
+from kfront import argtypes, build, collect, kargs, model, paths, report, results, vg
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -181,10 +181,10 @@ def run(args: argparse.Namespace) -> int:
     if args.valgrind:
         extra['valgrind'] = add_valgrind(run_, args, out)
     data = results.build_results(run_, extra)
-    results.save(data, out / 'results.json')
-    files = report.write_all(data, out)
+    typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
+    files = report.write_all(typed, out)
     print()
-    print(report.terminal_table(data, color=sys.stdout.isatty()))
+    print(report.terminal_table(typed, color=sys.stdout.isatty()))
     print(f'\nkfront host: wrote {out / "results.json"} and {len(files)} report files in {out}')
     if status != 0 or not run_.complete:
         print(f'kfront host: the run did not complete cleanly (status {status})',

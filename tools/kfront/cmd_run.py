@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import argtypes, build, collect, kargs, paths, qemu, report, results, sim, size
+from kfront import argtypes, build, collect, kargs, model, paths, qemu, report, results, sim, size
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
@@ -168,10 +168,10 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         data['sizes'] = size.analyze_build()
     except (size.SizeError, OSError) as exc:
         print(f'kfront run: no size report: {exc}', file=sys.stderr)
-    results.save(data, out / 'results.json')
-    files = report.write_all(data, out)
+    typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
+    files = report.write_all(typed, out)
     print()
-    print(report.terminal_table(data, color=sys.stdout.isatty()))
+    print(report.terminal_table(typed, color=sys.stdout.isatty()))
     print(f'\nkfront run: wrote {out / "results.json"} and {len(files)} report files in {out}')
     if res.status != 0 or not col.complete:
         status = res.exit_code() if res.status != 0 else 1
