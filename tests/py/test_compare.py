@@ -4,12 +4,13 @@
 import unittest
 
 from tests.py import FIXTURES
-from kfront import collect, compare, results
+from kfront import collect, compare, model, results
 
 
-def runs(name: str) -> list[dict]:
+def runs(name: str) -> list[model.Results]:
     got = collect.collect_file(FIXTURES / f"{name}.log")
-    return [results.build_results(r, {"source": name}) for r in got.runs]
+    return [model.from_dict(results.build_results(r, {"source": name}), name)
+            for r in got.runs]
 
 
 class TestCompare(unittest.TestCase):
@@ -43,11 +44,11 @@ class TestCompare(unittest.TestCase):
     def test_significant_difference(self) -> None:
         (a,) = runs("clean")
         b = runs("clean")[0]
-        for e in b["results"]:
-            if e["variant"] == "Os":
-                c = e["counters"]["tsc"]
-                c["samples"] = [s * 2 for s in c["samples"]]
-                c["per_op"]["median"] *= 2
+        for e in b.results:
+            if e.variant == "Os":
+                c = e.counters["tsc"]
+                c.samples = [s * 2 for s in c.samples]
+                c.per_op.median *= 2
         cmp = compare.compare(a, b)
         sig = {(r.bench, r.variant) for r in cmp.rows if r.significant}
         self.assertEqual({v for _, v in sig}, {"Os"})

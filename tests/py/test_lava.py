@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.py import FIXTURES, ROOT
 from tests.py.lava_env import (SKIP_PEXPECT, SKIP_VALIDATOR, python_with,
                                run_python)
-from kfront import cmd_lava, collect, lava, lava_log, results
+from kfront import cmd_lava, collect, lava, lava_log, model, results
 from kfront.records import make_line
 
 MONITORED = ('result', 'error', 'timeout', 'panic')
@@ -332,6 +332,10 @@ class TestLavaLogs(unittest.TestCase):
         self.assertTrue(plain[0]['complete'])
         self.assertEqual(comparable(wrapped[0]), comparable(plain[0]))
         self.assertEqual(wrapped[0]['problems'], [])
+        # The reports read them through the typed model, as `collect` does.
+        typed = model.from_dict(wrapped[0], 'real_quick.lava.yaml')
+        self.assertTrue(typed.complete)
+        self.assertEqual(len(typed.results), len(plain[0]['results']))
 
     def test_damaged_entries_keep_the_records_around_them(self) -> None:
         # Before the fix the first damaged YAML line aborted the whole

@@ -7,7 +7,6 @@ import time
 import unittest
 import zlib
 
-from tests.py import ROOT  # noqa: F401  (puts tools/ on sys.path)
 from kfront import records
 from kfront.records import BadLine, Record, TextLine, make_line, parse_lines
 from tests.py.reallogs import as_version_2, parse_bytes, real_log

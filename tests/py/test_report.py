@@ -6,16 +6,18 @@ import re
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 from tests.py import FIXTURES
-from kfront import collect, report, results
+from kfront import collect, model, report, results
 
 
-def build(name: str) -> dict:
+def build(name: str) -> model.Results:
     run = collect.collect_file(FIXTURES / f"{name}.log").runs[0]
-    return results.build_results(run, {"source": f"{name}.log"})
+    return model.from_dict(results.build_results(run, {"source": f"{name}.log"}),
+                           f"{name}.log")
 
 
 class _Refs(HTMLParser):
@@ -107,16 +109,15 @@ class TestTerminal(unittest.TestCase):
     def test_tsc_not_invariant_is_said(self) -> None:
         r = build("clean")
         for invariant in (True, False):
-            r["machine"]["tsc"] = dict(r["machine"].get("tsc") or {},
-                                       invariant=invariant)
+            r.machine["tsc"] = dict(r.machine.get("tsc") or {},
+                                    invariant=invariant)
             table = report.terminal_table(r, color=False)
             self.assertEqual("not invariant: its rate may follow" in table,
                              not invariant)
 
     def test_hardware_event_names_shown(self) -> None:
         r = build("clean")
-        r["counters"]["events"] = {"tsc": {"event": "RDTSC",
-                                           "encoding": "rdtsc"}}
+        r.counters.events = {"tsc": {"event": "RDTSC", "encoding": "rdtsc"}}
         table = report.terminal_table(r, color=False)
         self.assertIn("TSC ticks (reference clock, not core cycles) [RDTSC] "
                       "per operation", table)
@@ -130,7 +131,7 @@ class TestTerminal(unittest.TestCase):
         self.assertIn("same variant", report.run_order_line("warm"))
         self.assertIn("fixed order", report.run_order_line(None))
         r = build("clean")
-        r["config"]["state"] = "cold"
+        r.config["state"] = "cold"
         with tempfile.TemporaryDirectory() as tmp:
             report.write_all(r, Path(tmp))
             md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
@@ -138,26 +139,25 @@ class TestTerminal(unittest.TestCase):
 
     def test_weak_lfence_is_said(self) -> None:
         r = build("clean")
-        r["machine"]["lfence"] = {"serialising": False,
-                                  "how": "DE_CFG unreadable (#GP)"}
+        r.machine["lfence"] = {"serialising": False,
+                               "how": "DE_CFG unreadable (#GP)"}
         self.assertIn("LFENCE is not known to serialise",
                       report.terminal_table(r, color=False))
-        r["machine"]["lfence"] = {"serialising": True, "how": "x"}
+        r.machine["lfence"] = {"serialising": True, "how": "x"}
         self.assertNotIn("LFENCE is not known",
                          report.terminal_table(r, color=False))
 
     def test_significance_is_holm_corrected_and_unbounded_shown(self) -> None:
-        ratio = {"value": 1.5, "lo": 1.2, "hi": 1.9, "confidence": 0.95,
-                 "excludes_one": True, "p": 0.01, "p_holm": 0.2,
-                 "significant": False}
+        ratio = model.Ratio(baseline="O2", value=1.5, lo=1.2, hi=1.9, method="m",
+                            confidence=0.95, excludes_one=True, p=0.01,
+                            p_holm=0.2, significant=False)
         self.assertNotIn("*", report.ratio_text(ratio, False).text)
-        self.assertIn("*", report.ratio_text(dict(ratio, significant=True),
+        self.assertIn("*", report.ratio_text(replace(ratio, significant=True),
                                              False).text)
         # Results from before the correction: the uncorrected mark.
-        old = {k: v for k, v in ratio.items()
-               if k not in ("p", "p_holm", "significant")}
+        old = replace(ratio, p=None, p_holm=None, significant=None)
         self.assertIn("*", report.ratio_text(old, False).text)
-        unb = dict(ratio, hi=None, unbounded=True)
+        unb = replace(ratio, hi=None, unbounded=True)
         self.assertIn("unbounded)", report.ratio_text(unb, False).text)
         table = report.terminal_table(build("clean"), color=False)
         self.assertIn("Holm", table)

@@ -84,9 +84,10 @@ class TestBuild(unittest.TestCase):
         r = results.build_results(run, {})
         self.assertEqual(r["counters"]["events"]["l1i_misses"]["event"],
                          "ICACHE_64B.IFTAG_MISS")
-        self.assertEqual(results.event_name(r, "l1i_misses"),
-                         "ICACHE_64B.IFTAG_MISS")
-        self.assertEqual(results.event_name(r, "tsc"), "")
+        from kfront import model
+        counters = model.from_dict(r).counters
+        self.assertEqual(counters.event("l1i_misses"), "ICACHE_64B.IFTAG_MISS")
+        self.assertEqual(counters.event("tsc"), "")
 
     def test_series_that_carries_state_is_flagged(self) -> None:
         payloads = [
@@ -198,7 +199,7 @@ class TestBuild(unittest.TestCase):
 
     def test_zero_counters_and_odd_runs(self) -> None:
         """No usable counter, no results, no suite_begin: no crash."""
-        from kfront import report
+        from kfront import model, report
         payloads = [
             {"t": "suite_begin", "machine": {"counters": []}},
             {"t": "result", "bench": "b", "variant": "O2", "iters": 5,
@@ -215,8 +216,9 @@ class TestBuild(unittest.TestCase):
                 for run in parse_lines(case).runs:
                     r = results.build_results(run, {})
                     json.dumps(r)
-                    report.write_all(r, Path(tmp) / str(i))
-                    report.terminal_table(r, color=False)
+                    typed = model.from_dict(r, f"case {i}")
+                    report.write_all(typed, Path(tmp) / str(i))
+                    report.terminal_table(typed, color=False)
         r = results.build_results(parse_lines(lines).runs[0], {})
         self.assertEqual([e["type"] for e in r["events"]],
                          ["error", "timeout"])

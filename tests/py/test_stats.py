@@ -5,7 +5,6 @@ determinism and coverage, and the digits a value is printed with."""
 import random
 import unittest
 
-from tests.py import ROOT  # noqa: F401  (puts tools/ on sys.path)
 from kfront import stats
 
 

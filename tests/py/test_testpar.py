@@ -3,7 +3,6 @@
 lines counted, a worker that died counted as a failure."""
 import unittest
 
-from tests.py import ROOT  # noqa: F401  (puts tools/ on sys.path)
 from kfront import testpar
 
 

@@ -10,7 +10,7 @@ import subprocess
 import unittest
 from pathlib import Path
 
-from kfront import build, paths, size
+from kfront import build, size
 
 
 def disassemble(obj: Path, function: str) -> list[str]:

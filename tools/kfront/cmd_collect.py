@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import argtypes, collect, report, results
+from . import argtypes, collect, model, report, results
 from .records import Run
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -83,12 +83,12 @@ def _print_problems(got: collect.CollectResult) -> None:
 
 
 def _write(run: Run, source: str, outdir: Path, args: argparse.Namespace
-           ) -> dict:
+           ) -> model.Results:
     extra = {"source": source}
     if args.context:
         extra["context"] = args.context
-    res = results.build_results(run, extra)
-    results.save(res, outdir / "results.json")
+    data = results.build_results(run, extra)
+    res = model.from_dict(data, str(results.save(data, outdir / "results.json")))
     if not args.no_report:
         report.write_all(res, outdir)
     return res
@@ -131,11 +131,11 @@ def run(args: argparse.Namespace) -> int:
                 continue
             where = outdir if len(runs) == 1 else outdir / f"run-{n}"
             res = _write(r, source, where, args)
-            if any(p["severity"] != "note" for p in res["problems"]):
+            if any(p.severity != "note" for p in res.problems):
                 status = EXIT_PROBLEMS
-            state = "complete" if res["complete"] else "INCOMPLETE"
+            state = "complete" if res.complete else "INCOMPLETE"
             print(f"run {n}: {source} lines {r.first_line}-{r.last_line}, "
-                  f"{state}, {len(res['results'])} results -> {where}")
+                  f"{state}, {len(res.results)} results -> {where}")
             print(report.terminal_table(res, color))
     except OSError as exc:
         return _error(f"cannot write {outdir}: {exc.strerror or exc}")

@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import compare, results
+from . import compare, model, results
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,16 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        a = results.load(args.a)
-        b = results.load(args.b)
+        a = model.load(args.a)
+        b = model.load(args.b)
         cmp = compare.compare(a, b)
         text = compare.format_comparison(a, b, cmp, sys.stdout.isatty())
     except results.ResultsError as exc:
         print(f"kfront compare: error: {exc}", file=sys.stderr)
-        return 2
-    except (KeyError, TypeError, ValueError) as exc:
-        print("kfront compare: error: input does not follow the results "
-              f"schema ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 2
     print(text, end="")
     if not cmp.rows:

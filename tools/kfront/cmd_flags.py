@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kfront import argtypes, build, collect, flags, paths, qemu, results, sim, size
+from kfront import argtypes, build, collect, flags, kargs, paths, qemu, results, sim, size
 
 DEFAULT_CANDIDATES = paths.ROOT / 'bench' / 'hybrid-candidates.ini'
 FLAGS_BUILD = paths.ROOT / 'build-flags'
@@ -39,9 +39,10 @@ def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int) -> l
     if not build.build(FLAGS_BUILD, options=[f'-Dvariants_file={table}']):
         return []
     log, sim_out = work / f'batch{n}.log', work / f'batch{n}.fesim.jsonl'
-    kargs = ['exit=qemu', f'bench={args.bench}'] + ([] if args.full else ['quick'])
+    cmdline = kargs.build(kargs.Selection(quick=not args.full, bench=args.bench),
+                          leading=('exit=qemu',))
     cfg = qemu.BootConfig(iso=paths.iso_path(FLAGS_BUILD), timeout=args.timeout,
-                          kernel_args=kargs)
+                          kernel_args=cmdline)
     cfg.extra_qemu_args += sim.plugin_args(FLAGS_BUILD / 'tools' / 'fesim' / 'libfesim.so',
                                            sim.parse_models(args.sim), sim_out)
     res = qemu.boot(cfg, log=log)

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, lifecycle, paths, report, results, vg
-from kfront.cmd_run import Progress, check_lists
+from kfront import argtypes, build, collect, kargs, lifecycle, model, paths, report, results, vg
+from kfront.progress import Progress
 from kfront.records import Run
 
 
@@ -51,16 +51,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def suite_args(args: argparse.Namespace) -> list[str]:
-    out = ['quick'] if args.quick else []
-    if args.variants:
-        out.append(f'variant={args.variants}')
-    if args.bench:
-        out.append(f'bench={args.bench}')
-    return out + list(args.extra)
+    sel = kargs.Selection(quick=args.quick, variants=args.variants, bench=args.bench,
+                          extra=tuple(args.extra))
+    return kargs.build(sel)
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = check_lists(args)
+    problem = kargs.check_lists(args.variants, args.bench)
     if problem:
         return problem
     if args.cpu is not None and not 0 <= args.cpu < (os.cpu_count() or 1):
@@ -185,10 +182,10 @@ def run(args: argparse.Namespace) -> int:
     if args.valgrind:
         extra['valgrind'] = add_valgrind(run_, args, out)
     data = results.build_results(run_, extra)
-    results.save(data, out / 'results.json')
-    files = report.write_all(data, out)
+    typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
+    files = report.write_all(typed, out)
     print()
-    print(report.terminal_table(data, color=sys.stdout.isatty()))
+    print(report.terminal_table(typed, color=sys.stdout.isatty()))
     print(f'\nkfront host: wrote {out / "results.json"} and {len(files)} report files in {out}')
     if status != 0 or not run_.complete:
         print(f'kfront host: the run did not complete cleanly (status {status})',

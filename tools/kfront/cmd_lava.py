@@ -7,8 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import lava, paths
-from kfront.cmd_run import check_lists
+from kfront import kargs, lava, paths
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,7 +60,7 @@ def make_spec(args: argparse.Namespace) -> lava.JobSpec:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = check_lists(args)
+    problem = kargs.check_lists(args.variants, args.bench)
     if problem:
         return problem
     for arg in args.extra:

@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import report, results
+from . import model, report, results
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        res = results.load(args.results)
+        res = model.load(args.results)
     except results.ResultsError as exc:
         print(f"kfront report: error: {exc}", file=sys.stderr)
         return 2
@@ -34,11 +34,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"kfront report: error: cannot write {outdir}: "
               f"{exc.strerror or exc}", file=sys.stderr)
-        return 2
-    except (KeyError, TypeError, ValueError) as exc:
-        print(f"kfront report: error: {args.results} does not follow the "
-              f"results schema ({type(exc).__name__}: {exc})",
-              file=sys.stderr)
         return 2
     print(report.terminal_table(res, sys.stdout.isatty()))
     for path in paths:

@@ -6,15 +6,15 @@ import argparse
 import datetime
 import re
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
-from kfront import argtypes, build, collect, lifecycle, paths, qemu, report, results, sim, size
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, paths, qemu,
+                    report, results, sim, size)
+from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
 
-PROGRESS_RE = re.compile(rb'^kfront: (\[\d+/\d+\].*|error.*|warning.*|timeout.*|exit status.*)$')
-LIST_RE = re.compile(r'^[A-Za-z0-9_.*?\-]+(,[A-Za-z0-9_.*?\-]+)*$')
 FOOTPRINT_RE = re.compile(r'^\d+(,\d+)*$')
 
 
@@ -50,32 +50,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def kernel_args(args: argparse.Namespace) -> list[str]:
-    out = ['exit=qemu']
-    if args.quick:
-        out.append('quick')
-    if args.variants:
-        out.append(f'variant={args.variants}')
-    if args.bench:
-        out.append(f'bench={args.bench}')
-    if args.footprint:
-        out.append(f'footprint={args.footprint}')
-    if getattr(args, 'state', None):
-        out.append(f'state={args.state}')
-    return out + list(args.extra)
-
-
-def check_lists(args: argparse.Namespace, names: tuple[str, ...] = ('variants', 'bench')
-                ) -> str | None:
-    """The --variants/--bench style options: comma-separated names or globs."""
-    for name in names:
-        value = getattr(args, name, None)
-        if value is not None and not LIST_RE.match(value):
-            return f'--{name} takes a comma-separated list of names or globs, got {value!r}'
-    return None
+    """exit=qemu first: the user's extra arguments may replace it."""
+    sel = kargs.Selection(quick=args.quick, variants=args.variants, bench=args.bench,
+                          footprint=args.footprint, state=args.state,
+                          extra=tuple(args.extra))
+    return kargs.build(sel, leading=('exit=qemu',))
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = check_lists(args)
+    problem = kargs.check_lists(args.variants, args.bench)
     if problem:
         return problem
     if args.footprint is not None and not FOOTPRINT_RE.match(args.footprint):
@@ -91,23 +74,6 @@ def check_args(args: argparse.Namespace) -> str | None:
         except sim.SimError as exc:
             return f'--sim: {exc}'
     return None
-
-
-class Progress:
-    """Prints the kernel's progress lines with the elapsed time."""
-
-    def __init__(self) -> None:
-        self.start = time.monotonic()
-        self.buf = b''
-
-    def __call__(self, chunk: bytes) -> None:
-        self.buf += chunk
-        *lines, self.buf = self.buf.split(b'\n')
-        for raw in lines:
-            line = raw.rstrip(b'\r')
-            if PROGRESS_RE.match(line):
-                elapsed = time.monotonic() - self.start
-                print(f'  {elapsed:6.1f} s  {line[8:].decode(errors="replace")}', flush=True)
 
 
 def default_out() -> Path:
@@ -147,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
           f'{", fesim " + args.sim if args.sim else ""}'
           f'{", wire " + args.wire if args.wire else ""}); serial log: {log}', flush=True)
     peer = None
+    wire_peer: dict[str, Any] | None = None
     if args.wire:
         peer = WirePeer().start()
         cfg.extra_qemu_args += qemu.nic_qemu_args(args.wire, [])
@@ -161,15 +128,19 @@ def run(args: argparse.Namespace) -> int:
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s', flush=True)
     if peer is not None:
         print(f'kfront run: {peer.summary()}', flush=True)
-        args.wire_peer = peer.totals_dict()
+        wire_peer = peer.totals_dict()
     if res.timed_out:
         print(f'kfront run: timeout after {args.timeout:g} s; collecting what arrived',
               file=sys.stderr)
-    return finish(out, log, res, args, sim_out)
+    return finish(out, log, res, args, sim_out, wire_peer)
 
 
 def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
-           sim_out: Path | None = None) -> int:
+           sim_out: Path | None = None, wire_peer: dict[str, Any] | None = None) -> int:
+    """Collect the log, write results.json and the reports; the exit status.
+
+    wire_peer: the host peer's totals of a --wire run, stored in results.json.
+    """
     col = collect.collect_file(log)
     for p in col.problems:
         if p.severity != 'note':
@@ -182,8 +153,8 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
                                         'cpu': args.cpu, 'memory_mb': args.memory,
                                         'smp': args.smp,
                                         'kernel_status': res.status}}
-    if getattr(args, 'wire_peer', None):
-        extra['wire_peer'] = args.wire_peer
+    if wire_peer:
+        extra['wire_peer'] = wire_peer
     run = col.runs[-1]
     if sim_out is not None:
         try:
@@ -200,10 +171,10 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         data['sizes'] = size.analyze_build()
     except (size.SizeError, OSError) as exc:
         print(f'kfront run: no size report: {exc}', file=sys.stderr)
-    results.save(data, out / 'results.json')
-    files = report.write_all(data, out)
+    typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
+    files = report.write_all(typed, out)
     print()
-    print(report.terminal_table(data, color=sys.stdout.isatty()))
+    print(report.terminal_table(typed, color=sys.stdout.isatty()))
     print(f'\nkfront run: wrote {out / "results.json"} and {len(files)} report files in {out}')
     if res.status != 0 or not col.complete:
         status = res.exit_code() if res.status != 0 else 1

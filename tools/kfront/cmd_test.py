@@ -2,18 +2,21 @@
 """`kfront test`: every test of the project, one summary line at the end.
 
 Suites: native unit tests and the simulator's validation tests, registered
-with Meson (`meson test`), the host tool's Python tests (tests/py) and the
-QEMU boot tests (tests/boot).
+with Meson (`meson test`), pyflakes over the Python code (counted as one
+test), the host tool's Python tests (tests/py) and the QEMU boot tests
+(tests/boot).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import time
 import unittest
 from dataclasses import dataclass
+from pathlib import Path
 
 from kfront import build, paths, testpar
 
@@ -22,6 +25,8 @@ PY_SUITES = ('py', 'boot')
 # Suites whose modules run in parallel worker processes (tools/kfront/
 # testpar.py): the boot tests wait on QEMU, one core each.
 PARALLEL_SUITES = {'boot': 2}
+# The Python the linter reads: the tool and every test.
+LINT_DIRS = ('tools', 'tests')
 
 
 @dataclass
@@ -62,6 +67,28 @@ def run_meson_tests() -> Tally:
     return tally
 
 
+def pyflakes_command() -> list[str] | None:
+    """Debian ships pyflakes as pyflakes3; a pip install names it pyflakes."""
+    exe = shutil.which('pyflakes3') or shutil.which('pyflakes')
+    return [exe] if exe else None
+
+
+def run_lint(dirs: list[Path]) -> Tally:
+    """pyflakes over dirs, one test: passed when it finds nothing."""
+    cmd = pyflakes_command()
+    if cmd is None:
+        print('   lint: skipped: pyflakes is not installed '
+              '(Debian package pyflakes3: ./kfront setup)', flush=True)
+        return Tally(skipped=1)
+    res = subprocess.run(cmd + [str(d) for d in dirs], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    findings = res.stdout.strip()
+    if res.returncode == 0 and not findings:
+        return Tally(passed=1)
+    print(findings or f'pyflakes exited with status {res.returncode}', flush=True)
+    return Tally(failed=1)
+
+
 class _CountingResult(unittest.TextTestResult):
     pass
 
@@ -93,14 +120,14 @@ def run_parallel_suite(name: str, workers: int, verbose: bool) -> Tally:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser('test', help='run every test; ends with "N passed, N failed"')
-    p.add_argument('--only', choices=('meson',) + PY_SUITES, action='append',
+    p.add_argument('--only', choices=('meson', 'lint') + PY_SUITES, action='append',
                    help='run only these suites (repeatable)')
     p.add_argument('-v', '--verbose', action='store_true')
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    only = set(args.only or ('meson',) + PY_SUITES)
+    only = set(args.only or ('meson', 'lint') + PY_SUITES)
     total = Tally()
     start = time.monotonic()
     if not build.build():
@@ -113,6 +140,11 @@ def run(args: argparse.Namespace) -> int:
         print('== native tests (meson test)', flush=True)
         t = run_meson_tests()
         print(f'   meson: {t.line()}', flush=True)
+        total.add(t)
+    if 'lint' in only:
+        print('== lint (pyflakes over tools/ and tests/)', flush=True)
+        t = run_lint([paths.ROOT / d for d in LINT_DIRS])
+        print(f'   lint: {t.line()}', flush=True)
         total.add(t)
     for name in PY_SUITES:
         if name in only:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import stats
-from .report import RED, RESET, Cell, bench_label, per_op_text, text_table
+from .model import Result, Results
+from .report import RED, RESET, Cell, per_op_text, text_table
 from .results import counter_label
 
 
@@ -27,8 +28,8 @@ class Row:
     variant: str
     group: Any
     counter: str
-    a: dict[str, Any]           # A's result entry
-    b: dict[str, Any]           # B's result entry
+    a: Result                   # A's result entry
+    b: Result                   # B's result entry
     ratio: stats.Interval | None
     ratio_value: float | None
     p: float | None = None          # bootstrap p-value of B/A = 1
@@ -42,7 +43,7 @@ class Row:
 
     @property
     def digest_differs(self) -> bool:
-        return self.a.get("digest") != self.b.get("digest")
+        return self.a.digest != self.b.digest
 
 
 @dataclass
@@ -53,22 +54,21 @@ class Comparison:
     notes: list[str]
 
 
-def _key(e: dict[str, Any]) -> tuple[Any, ...]:
-    return (e["bench"], e.get("footprint"), e["variant"], e.get("group"),
-            e.get("state"))
+def _key(e: Result) -> tuple[Any, ...]:
+    return (e.bench, e.footprint, e.variant, e.group, e.state)
 
 
-def _ratio(a: dict[str, Any], b: dict[str, Any], counter: str
+def _ratio(a: Result, b: Result, counter: str
            ) -> tuple[stats.Interval | None, float | None, float | None]:
     """B/A with its interval and bootstrap p-value (independent runs)."""
-    ca, cb = a["counters"][counter], b["counters"][counter]
-    ma, mb = ca["per_op"]["median"], cb["per_op"]["median"]
+    ca, cb = a.counters[counter], b.counters[counter]
+    ma, mb = ca.per_op.median, cb.per_op.median
     if not ma:
         return None, None, None
     iv, p = None, None
-    if ca["samples"] and cb["samples"]:
-        test = stats.per_op(cb["samples"], b["iters"])
-        base = stats.per_op(ca["samples"], a["iters"])
+    if ca.samples and cb.samples:
+        test = stats.per_op(cb.samples, b.iters)
+        base = stats.per_op(ca.samples, a.iters)
         seed = stats.seed_for("compare", *_key(a), counter)
         iv = stats.bootstrap_ratio_ci(test, base, seed=seed, paired=False)
         p = stats.bootstrap_ratio_p(test, base, seed=seed, paired=False)
@@ -87,69 +87,69 @@ def _holm_rows(rows: list[Row]) -> list[Row]:
             for i, r in enumerate(rows)]
 
 
-def _notes(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+def _notes(a: Results, b: Results) -> list[str]:
     notes = []
     for side, other, name in ((a, b, "A"), (b, a, "B")):
-        una = (side.get("counters") or {}).get("unavailable") or {}
-        measured = set((other.get("counters") or {}).get("measured") or [])
+        una = side.counters.unavailable
+        measured = set(other.counters.measured)
         for counter in sorted(measured & set(una)):
             notes.append(f"{counter} is unavailable in {name}: "
                          f"{una[counter]}")
-    for field in ("context", "baseline"):
-        if a.get(field) != b.get(field):
-            notes.append(f"{field} differs: A {a.get(field)}, "
-                         f"B {b.get(field)}")
+    if a.context != b.context:
+        notes.append(f"context differs: A {a.context}, B {b.context}")
+    if a.baseline != b.baseline:
+        notes.append(f"baseline differs: A {a.baseline}, B {b.baseline}")
     for side, name in ((a, "A"), (b, "B")):
-        if not side.get("complete", False):
+        if not side.complete:
             notes.append(f"{name} is incomplete: see its problems list")
     return notes
 
 
-def compare(a: dict[str, Any], b: dict[str, Any]) -> Comparison:
+def compare(a: Results, b: Results) -> Comparison:
     """Match the results of A and B and compute B/A for each counter."""
-    ia = {_key(e): e for e in a["results"]}
-    ib = {_key(e): e for e in b["results"]}
+    ia = {_key(e): e for e in a.results}
+    ib = {_key(e): e for e in b.results}
     rows = []
     for key, ea in ia.items():
         eb = ib.get(key)
         if eb is None:
             continue
-        for counter in ea["counters"]:
-            if counter not in eb["counters"]:
+        for counter in ea.counters:
+            if counter not in eb.counters:
                 continue
             iv, value, p = _ratio(ea, eb, counter)
-            rows.append(Row(ea["bench"], ea["variant"], ea.get("group"),
+            rows.append(Row(ea.bench, ea.variant, ea.group,
                             counter, ea, eb, iv, value, p))
     rows = _holm_rows(rows)
 
-    def label(e: dict[str, Any]) -> str:
-        return f"{bench_label(e)} {e['variant']}"
+    def label(e: Result) -> str:
+        return f"{e.label} {e.variant}"
 
     return Comparison(rows, [label(e) for k, e in ia.items() if k not in ib],
                       [label(e) for k, e in ib.items() if k not in ia],
                       _notes(a, b))
 
 
-def _side(results: dict[str, Any]) -> str:
-    m = results.get("machine") or {}
+def _side(results: Results) -> str:
+    m = results.machine
     vs = ", ".join(f"{v.get('name')}: {v.get('cc', '?')} {v.get('flags', '')}"
-                   .strip() for v in results.get("variants", []))
-    return (f"{results.get('source') or '?'}: {m.get('brand', '?')}, "
-            f"{results.get('context')}, git {results.get('git')}; {vs}")
+                   .strip() for v in results.variants)
+    return (f"{results.source or '?'}: {m.get('brand', '?')}, "
+            f"{results.context}, git {results.git}; {vs}")
 
 
-def _own_ratio(entry: dict[str, Any], counter: str) -> str:
-    r = entry["counters"][counter].get("ratio")
+def _own_ratio(entry: Result, counter: str) -> str:
+    r = entry.counters[counter].ratio
     if r is None:
         return "-"
-    if r.get("lo") is None:
-        return stats.format_supported(r["value"], r["value"] * 0.01)
-    iv = stats.Interval(r["value"], r["lo"], r["hi"], 0.95, 0, "")
+    if r.lo is None:
+        return stats.format_supported(r.value, r.value * 0.01)
+    iv = stats.Interval(r.value, r.lo, r.hi, 0.95, 0, "")
     return stats.format_interval(iv)[0]
 
 
-def _per_op(entry: dict[str, Any], counter: str) -> str:
-    return per_op_text(entry, entry["counters"][counter])[0]
+def _per_op(entry: Result, counter: str) -> str:
+    return per_op_text(entry, entry.counters[counter])[0]
 
 
 HEADERS = ["benchmark", "variant", "counter", "A/op", "B/op",
@@ -170,7 +170,7 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
             ratio = Cell("n/a")
         digest = Cell("differs", "bad") if r.digest_differs else Cell("same")
         name = "TSC" if r.counter == "tsc" else r.counter
-        rows.append([Cell(bench_label(r.a)), Cell(r.variant), Cell(name),
+        rows.append([Cell(r.a.label), Cell(r.variant), Cell(name),
                      Cell(_per_op(r.a, r.counter), "num"),
                      Cell(_per_op(r.b, r.counter), "num"), ratio,
                      Cell(_own_ratio(r.a, r.counter), "num"),
@@ -178,8 +178,7 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
     return rows
 
 
-def format_comparison(a: dict[str, Any], b: dict[str, Any],
-                      cmp: Comparison, color: bool) -> str:
+def format_comparison(a: Results, b: Results, cmp: Comparison, color: bool) -> str:
     """The comparison as a terminal table (red only when color is True)."""
     out = [f"A = {_side(a)}", f"B = {_side(b)}", ""]
     if any(r.counter == "tsc" for r in cmp.rows):
@@ -190,7 +189,7 @@ def format_comparison(a: dict[str, Any], b: dict[str, Any],
     out += text_table(HEADERS, table_rows(cmp), color)
     differs = [r for r in cmp.rows if r.digest_differs]
     if differs:
-        seen = sorted({f"{bench_label(r.a)} {r.variant}" for r in differs})
+        seen = sorted({f"{r.a.label} {r.variant}" for r in differs})
         msg = ("Verification digests differ between A and B for: "
                + ", ".join(seen))
         out += ["", f"{RED}{msg}{RESET}" if color else msg]

@@ -28,6 +28,7 @@ PACKAGES: dict[str, str] = {
     'valgrind': 'callgrind/cachegrind counts; validates the fesim plugin',
     'netcat-openbsd': 'nc: the interoperability tests talk to the echo service with it too',
     'qemu-user': 'qemu-x86_64 runs the fesim validation program under the plugin',
+    'pyflakes3': '`kfront test` lints the Python code (tools/, tests/) with it',
     'lava-common': "LAVA's job schema: the tests validate `kfront lava-job` output",
 }
 

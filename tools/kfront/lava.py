@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import kargs
+
 MONITOR_NAME = 'kfront'
 
 # The kernel's first console line: "kfront 0.1.0 (822e30674104) booting".
@@ -112,14 +114,9 @@ class JobSpec:
 
     def kernel_args(self) -> list[str]:
         """The kernel command line; halt at the end, LAVA powers off."""
-        out = []
-        if self.quick:
-            out.append('quick')
-        if self.variants:
-            out.append(f'variant={self.variants}')
-        if self.bench:
-            out.append(f'bench={self.bench}')
-        return out + list(self.extra_args) + ['exit=halt']
+        sel = kargs.Selection(quick=self.quick, variants=self.variants, bench=self.bench,
+                              extra=tuple(self.extra_args))
+        return kargs.build(sel, trailing=('exit=halt',))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Reports from a results.json dict: Markdown, one self-contained HTML file
+"""Reports from results (the typed model of results.json, model.Results): Markdown, one self-contained HTML file
 with inline SVG charts, the charts as separate SVG files, and the terminal
 table.
 
@@ -19,16 +19,17 @@ from pathlib import Path
 from typing import Any, Union
 
 from . import stats, svg
-from .results import counter_label, cost_counter, event_name
+from .model import Counter, Ratio, Result, Results, cost_counter
+from .results import counter_label
 
 RED = "\x1b[31;1m"
 RESET = "\x1b[0m"
 SIM_MISSES_RE = re.compile(r"^sim\.(?:[A-Za-z0-9_-]+\.)?l1i_misses$")
 
 
-def sim_miss_counters(entries: list[dict[str, Any]]) -> list[str]:
+def sim_miss_counters(entries: list[Result]) -> list[str]:
     """Simulated L1i miss counters present (one per simulated model)."""
-    return sorted({c for e in entries for c in e["counters"] if SIM_MISSES_RE.match(c)})
+    return sorted({c for e in entries for c in e.counters if SIM_MISSES_RE.match(c)})
 
 
 # -- document model ----------------------------------------------------------
@@ -46,8 +47,18 @@ class Table:
     caption: str = ""
 
 
+# What an alert is about. The terminal colours an alert by its kind (only
+# a possible miscompilation is red there), never by its wording.
+ALERT_DIGEST = "digest_mismatch"
+ALERT_LFENCE = "lfence"
+ALERT_TSC = "tsc_not_invariant"
+ALERT_INCOMPLETE = "incomplete"
+TERMINAL_RED_ALERTS = frozenset({ALERT_DIGEST})
+
+
 @dataclass(frozen=True)
 class Alert:
+    kind: str           # one of the ALERT_* kinds
     text: str
 
 
@@ -69,16 +80,15 @@ class Section:
 
 # -- formatting helpers ------------------------------------------------------
 
-def per_op_text(entry: dict[str, Any], counter: dict[str, Any]
-                ) -> tuple[str, str]:
+def per_op_text(entry: Result, counter: Counter) -> tuple[str, str]:
     """(median per op, its 95% interval) with supported digits."""
-    po = counter["per_op"]
-    res = 1.0 / entry["iters"]
-    ci = po.get("ci")
+    po = counter.per_op
+    res = 1.0 / entry.iters
+    ci = po.ci
     unc = (ci[1] - ci[0]) / 2.0 if ci else 0.0
-    if not ci and po.get("se"):
-        unc = 1.96 * po["se"]
-    value = stats.format_supported(po["median"], unc, res)
+    if not ci and po.se:
+        unc = 1.96 * po.se
+    value = stats.format_supported(po.median, unc, res)
     if not ci:
         return value, "n/a"
     lo = stats.format_supported(ci[0], unc, res)
@@ -86,45 +96,37 @@ def per_op_text(entry: dict[str, Any], counter: dict[str, Any]
     return value, f"[{lo}, {hi}]"
 
 
-def _autocorr_mark(counter: dict[str, Any]) -> str:
-    return " ~" if counter.get("per_op", {}).get("autocorrelated") else ""
+def _autocorr_mark(counter: Counter) -> str:
+    return " ~" if counter.per_op.autocorrelated else ""
 
 
-def spread_text(counter: dict[str, Any]) -> str:
+def spread_text(counter: Counter) -> str:
     """MAD relative to the median, as a percentage (2 significant digits)."""
-    po = counter["per_op"]
-    if not po["median"]:
+    po = counter.per_op
+    if not po.median:
         return "n/a"
-    rel = po["mad"] / abs(po["median"])
+    rel = po.mad / abs(po.median)
     return "±" + stats.format_percent(rel)
 
 
-def ratio_text(ratio: dict[str, Any] | None, is_base: bool) -> Cell:
+def ratio_text(ratio: Ratio | None, is_base: bool) -> Cell:
     if is_base:
         return Cell("1 (baseline)")
     if ratio is None:
         return Cell("n/a")
-    if ratio.get("lo") is None:
-        value = stats.format_supported(ratio["value"], ratio["value"] * 0.01)
+    if ratio.lo is None:
+        value = stats.format_supported(ratio.value, ratio.value * 0.01)
         return Cell(f"{value} (no interval)")
-    sig = is_significant(ratio)
+    sig = ratio.marked
     mark = " *" if sig else ""
-    if ratio.get("unbounded"):
-        v = stats.format_supported(ratio["value"], ratio["value"] * 0.01)
-        lo = stats.format_supported(ratio["lo"], ratio["value"] * 0.01)
+    if ratio.unbounded or ratio.hi is None:
+        v = stats.format_supported(ratio.value, ratio.value * 0.01)
+        lo = stats.format_supported(ratio.lo, ratio.value * 0.01)
         return Cell(f"{v} [{lo}, unbounded){mark}", "sig" if sig else "")
-    iv = stats.Interval(ratio["value"], ratio["lo"], ratio["hi"],
-                        ratio.get("confidence") or 0.95, 0, "")
+    iv = stats.Interval(ratio.value, ratio.lo, ratio.hi,
+                        ratio.confidence or 0.95, 0, "")
     v, lo, hi = stats.format_interval(iv)
     return Cell(f"{v} [{lo}, {hi}]{mark}", "sig" if sig else "")
-
-
-def is_significant(ratio: dict[str, Any]) -> bool:
-    """The Holm-corrected mark; results written before the correction
-    existed carry only the uncorrected `excludes_one`."""
-    if "significant" in ratio:
-        return bool(ratio["significant"])
-    return bool(ratio.get("excludes_one"))
 
 
 SIG_NOTE = ("* = significant at the 95% level after Holm's correction over "
@@ -135,71 +137,50 @@ AUTOCORR_NOTE = ("~ = runs of this series are correlated (|lag-1 "
                  "the interval assumes an independence that does not hold")
 
 
-def bench_label(entry: dict[str, Any]) -> str:
-    fp = entry.get("footprint")
-    label = entry["bench"] if fp is None else f"{entry['bench']} @{fp}"
-    if entry.get("state") == "cold":
-        label += " (cold)"
-    return label + " [wire]" if entry.get("wire") else label
-
-
 WIRE_NOTE = ("[wire]: over a real NIC to a peer on the host; the time "
              "includes the emulated card, QEMU's user-mode network and the "
              "peer (or, on bare metal, the network). Compare variants with "
              "each other, not with the loopback benchmarks.")
 
 
-def has_wire(results: dict[str, Any]) -> bool:
-    return any(e.get("wire") for e in results.get("results", []))
+def has_wire(results: Results) -> bool:
+    return any(e.wire for e in results.results)
 
 
-def _mismatched(results: dict[str, Any]) -> set[tuple[str, str]]:
-    """(bench label, variant) pairs whose digest differs from the reference."""
-    bad = set()
-    for m in results.get("digest_mismatches", []):
-        ref = m["digests"].get(m["reference"])
-        for variant, d in m["digests"].items():
-            if d != ref:
-                bad.add((m["bench"], variant))
-    return bad
+def _mismatched(results: Results) -> set[tuple[str, str]]:
+    """(digest key, variant) pairs whose digest differs from the reference."""
+    return {(m.bench, variant) for m in results.digest_mismatches
+            for variant in m.differing()}
 
 
-def _digest_key(entry: dict[str, Any]) -> str:
-    fp = entry.get("footprint")
-    key = entry["bench"] if fp is None else f"{entry['bench']}@{fp}"
-    return key + " cold" if entry.get("state") == "cold" else key
-
-
-def counters_in(results: dict[str, Any]) -> list[str]:
+def counters_in(results: Results) -> list[str]:
     """Counters present in the results, cost counters first."""
     order = ["cycles", "tsc", "instructions"]
-    names = {n for e in results["results"] for n in e["counters"]}
+    names = results.counter_names()
     return [n for n in order if n in names] + sorted(names - set(order))
 
 
-def result_rows(results: dict[str, Any], counter: str
-                ) -> list[list[Cell]]:
+def result_rows(results: Results, counter: str) -> list[list[Cell]]:
     """One row per result carrying `counter`: the core of every table."""
     bad = _mismatched(results)
-    base = results.get("baseline")
-    groups = len({e.get("group") for e in results["results"]}) > 1
+    base = results.baseline
+    groups = len({e.group for e in results.results}) > 1
     rows = []
-    for e in results["results"]:
-        c = e["counters"].get(counter)
+    for e in results.results:
+        c = e.counters.get(counter)
         if c is None:
             continue
         median, ci = per_op_text(e, c)
-        digest_bad = (_digest_key(e), e["variant"]) in bad
-        variant = f"{e['variant']} (group {e.get('group')})" if groups \
-            else e["variant"]
+        digest_bad = (e.digest_key, e.variant) in bad
+        variant = f"{e.variant} (group {e.group})" if groups else e.variant
         rows.append([
-            Cell(bench_label(e)), Cell(variant),
+            Cell(e.label), Cell(variant),
             Cell(median, "num"), Cell(ci, "num"),
             Cell(spread_text(c) + _autocorr_mark(c), "num"),
-            Cell(str(c["per_op"]["n"]), "num"),
-            ratio_text(c.get("ratio"), e["variant"] == base),
-            Cell(f"{e.get('digest')} MISMATCH" if digest_bad
-                 else str(e.get("digest")), "bad" if digest_bad else ""),
+            Cell(str(c.per_op.n), "num"),
+            ratio_text(c.ratio, e.variant == base),
+            Cell(f"{e.digest} MISMATCH" if digest_bad
+                 else str(e.digest), "bad" if digest_bad else ""),
         ])
     return rows
 
@@ -210,8 +191,8 @@ RESULT_HEADERS = ["benchmark", "variant", "median/op", "95% CI",
 
 # -- sections ----------------------------------------------------------------
 
-def _machine_lines(results: dict[str, Any]) -> list[str]:
-    m = results.get("machine") or {}
+def _machine_lines(results: Results) -> list[str]:
+    m = results.machine
     tsc = m.get("tsc") or {}
     pmu = m.get("pmu") or {}
     out = [f"Machine: {m.get('brand', 'unknown')} ({m.get('vendor', '?')} "
@@ -234,17 +215,17 @@ def _machine_lines(results: dict[str, Any]) -> list[str]:
                               f"{pmu.get('fixed')} fixed counters"
                               if pmu.get("available")
                               else f"unavailable: {pmu.get('reason', '?')}"))
-    cfg = results.get("config") or {}
+    cfg = results.config
     iters = cfg.get("iters", "?")
     if iters == 0:      # iters=0: each benchmark its own (results.json: per entry)
         iters = "each benchmark's own"
-    out.append(f"Context: {results.get('context')}; kfront "
-               f"{results.get('kfront')} (git {results.get('git')}); "
+    out.append(f"Context: {results.context}; kfront "
+               f"{results.kfront} (git {results.git}); "
                f"runs {cfg.get('runs', '?')}, iterations per run "
                f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
     out.append(run_order_line(cfg.get("state")))
-    if results.get("wire"):
-        out.append(f"Wire: {results['wire']}")
+    if results.wire:
+        out.append(f"Wire: {results.wire}")
     return out
 
 
@@ -265,72 +246,72 @@ def run_order_line(state: str | None) -> str:
             "rotated from run to run (every variant in every position)")
 
 
-def _counter_lines(results: dict[str, Any]) -> list[str]:
-    c = results.get("counters") or {}
-    measured = [counter_label(n) for n in c.get("measured", [])]
+def _counter_lines(results: Results) -> list[str]:
+    c = results.counters
+    measured = [counter_label(n) for n in c.measured]
     out = ["Measured: " + (", ".join(measured) or "none")]
-    for name, ev in (c.get("events") or {}).items():
+    for name, ev in c.events.items():
         out.append(f"Event of {name}: {ev.get('event', '?')} "
                    f"({ev.get('encoding', '?')})")
     by_reason: dict[str, list[str]] = {}
-    for name, reason in (c.get("unavailable") or {}).items():
+    for name, reason in c.unavailable.items():
         by_reason.setdefault(reason, []).append(name)
     for reason, names in by_reason.items():
         out.append(f"Unavailable: {', '.join(names)}: {reason}")
     return out
 
 
-def _alerts(results: dict[str, Any]) -> list[Block]:
-    blocks: list[Block] = []
-    for m in results.get("digest_mismatches", []):
-        parts = ", ".join(f"{v} {d}" for v, d in m["digests"].items())
-        blocks.append(Alert(f"Verification digests differ on {m['bench']} "
+def _alerts(results: Results) -> list[Alert]:
+    blocks: list[Alert] = []
+    for m in results.digest_mismatches:
+        parts = ", ".join(f"{v} {d}" for v, d in m.digests.items())
+        blocks.append(Alert(ALERT_DIGEST, f"Verification digests differ on {m.bench} "
                             f"({parts}): possible miscompilation; its "
                             "figures do not compare like with like."))
-    lfence = (results.get("machine") or {}).get("lfence") or {}
+    lfence = results.machine.get("lfence") or {}
     if lfence and not lfence.get("serialising"):
-        blocks.append(Alert("LFENCE is not known to serialise dispatch here "
+        blocks.append(Alert(ALERT_LFENCE, "LFENCE is not known to serialise dispatch here "
                             f"({lfence.get('how', '?')}): the fences around "
                             "the counter reads may let measured code overlap "
                             "them, so short regions can be misread."))
-    tsc = (results.get("machine") or {}).get("tsc") or {}
+    tsc = results.machine.get("tsc") or {}
     if tsc and not tsc.get("invariant") and "tsc" in counters_in(results):
-        blocks.append(Alert("The TSC of this machine is not invariant: its "
+        blocks.append(Alert(ALERT_TSC, "The TSC of this machine is not invariant: its "
                             "rate may follow the core clock or stop in deep "
                             "sleep states, so TSC ticks are not a "
                             "constant-rate reference here."))
-    if not results.get("complete", False):
-        run = results.get("run") or {}
+    if not results.complete:
+        run = results.run
         why = ("records were lost on the way" if run.get("ended", True)
                else "the run has no suite-end record (crash, hang or cut-off "
                "capture)")
-        blocks.append(Alert(f"Incomplete data: {why}; see Problems. The "
+        blocks.append(Alert(ALERT_INCOMPLETE, f"Incomplete data: {why}; see Problems. The "
                             "figures come only from records that arrived "
                             "intact."))
     return blocks
 
 
-def _variant_table(results: dict[str, Any]) -> Table:
+def _variant_table(results: Results) -> Table:
     rows = [[Cell(str(v.get("name"))), Cell(str(v.get("cc", ""))),
              Cell(str(v.get("flags", "")))]
-            for v in results.get("variants", [])]
+            for v in results.variants]
     return Table(["variant", "compiler", "flags"], rows)
 
 
-def counter_heading(results: dict[str, Any], counter: str) -> str:
+def counter_heading(results: Results, counter: str) -> str:
     """A counter's label with the hardware event behind it, when a PMU
     counted it: the same name means different events on different cores."""
-    event = event_name(results, counter)
+    event = results.counters.event(counter)
     label = counter_label(counter)
     return f"{label} [{event}]" if event else label
 
 
-def build_document(results: dict[str, Any]) -> list[Section]:
-    head = Section("kfront report", _alerts(results))
+def build_document(results: Results) -> list[Section]:
+    head = Section("kfront report", list(_alerts(results)))
     head.blocks += _machine_lines(results) + _counter_lines(results)
     head.blocks.append(_variant_table(results))
     sections = [head]
-    base = results.get("baseline")
+    base = results.baseline
     for counter in counters_in(results):
         sec = Section(f"{counter_heading(results, counter)} per operation")
         note = f"Ratios are to {base}; {SIG_NOTE}. {AUTOCORR_NOTE}."
@@ -339,8 +320,8 @@ def build_document(results: dict[str, Any]) -> list[Section]:
         sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
                                 note))
         sections.append(sec)
-    if results.get("sizes"):
-        sections.append(_sizes_section(results["sizes"]))
+    if results.sizes:
+        sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
     if charts:
         sections.append(Section("Charts", list(charts)))
@@ -376,8 +357,8 @@ def _sizes_section(sizes: list[dict[str, Any]]) -> Section:
     return sec
 
 
-def _events_section(results: dict[str, Any]) -> Section:
-    ev = results.get("events", [])
+def _events_section(results: Results) -> Section:
+    ev = results.events
     if not ev:
         return Section("Errors and timeouts", ["None."])
     rows = []
@@ -391,15 +372,14 @@ def _events_section(results: dict[str, Any]) -> Section:
         ["line", "type", "benchmark", "variant", "detail"], rows)])
 
 
-def _problems_section(results: dict[str, Any]) -> Section:
-    probs = results.get("problems", [])
-    src = results.get("source") or "the log"
+def _problems_section(results: Results) -> Section:
+    probs = results.problems
+    src = results.source or "the log"
     if not probs:
         return Section("Problems", [f"None: every record of {src} arrived "
                                     "intact and in order."])
-    rows = [[Cell(str(p["line"])), Cell(p["kind"], "bad" if p["severity"]
-                                        == "error" else ""),
-             Cell(p["severity"]), Cell(p["message"])] for p in probs]
+    rows = [[Cell(str(p.line)), Cell(p.kind, "bad" if p.severity == "error" else ""),
+             Cell(p.severity), Cell(p.message)] for p in probs]
     return Section("Problems", [f"Line numbers refer to {src}.", Table(
         ["line", "kind", "severity", "message"], rows)])
 
@@ -410,28 +390,26 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
 
 
-def _bars(results: dict[str, Any], entries: list[dict[str, Any]],
-          counter: str) -> list[svg.Bar]:
-    names = [v.get("name") for v in results.get("variants", [])]
+def _bars(results: Results, entries: list[Result], counter: str) -> list[svg.Bar]:
+    names = results.variant_names()
     bars = []
     for e in entries:
-        c = e["counters"].get(counter)
+        c = e.counters.get(counter)
         if c is None:
             continue
         value, _ = per_op_text(e, c)
-        ci = c["per_op"].get("ci")
-        idx = names.index(e["variant"]) if e["variant"] in names else 0
-        label = e["variant"] if len({x["group"] for x in entries}) <= 1 \
-            else f"{e['variant']} ({e['group']})"
-        bars.append(svg.Bar(label, c["per_op"]["median"],
+        ci = c.per_op.ci
+        idx = names.index(e.variant) if e.variant in names else 0
+        label = e.variant if len({x.group for x in entries}) <= 1 \
+            else f"{e.variant} ({e.group})"
+        bars.append(svg.Bar(label, c.per_op.median,
                             ci[0] if ci else None, ci[1] if ci else None,
                             value, svg.colour(idx)))
     return bars
 
 
-def bench_chart(results: dict[str, Any], bench: str,
-                entries: list[dict[str, Any]]) -> Chart | None:
-    cost = cost_counter({"results": entries})
+def bench_chart(results: Results, bench: str, entries: list[Result]) -> Chart | None:
+    cost = cost_counter(entries)
     panels = [(cost, counter_label(cost))] if cost else []
     for sim in sim_miss_counters(entries):
         panels.append((sim, counter_label(sim)))
@@ -448,22 +426,21 @@ def bench_chart(results: dict[str, Any], bench: str,
     return Chart(f"bench-{_safe(bench)}", f"{bench}", drawing)
 
 
-def sweep_chart(results: dict[str, Any], bench: str,
-                entries: list[dict[str, Any]], counter: str | None
-                ) -> Chart | None:
+def sweep_chart(results: Results, bench: str, entries: list[Result],
+                counter: str | None) -> Chart | None:
     """One line per variant: `counter` per op against the footprint."""
     if counter is None:
         return None
-    names = [v.get("name") for v in results.get("variants", [])]
+    names = results.variant_names()
     series: dict[str, list[tuple[float, float, float | None,
                                  float | None]]] = {}
     for e in entries:
-        c = e["counters"].get(counter)
-        if c is None or not isinstance(e["footprint"], (int, float)):
+        c = e.counters.get(counter)
+        if c is None or e.footprint is None:
             continue
-        ci = c["per_op"].get("ci")
-        series.setdefault(e["variant"], []).append(
-            (float(e["footprint"]), c["per_op"]["median"],
+        ci = c.per_op.ci
+        series.setdefault(e.variant, []).append(
+            (float(e.footprint), c.per_op.median,
              ci[0] if ci else None, ci[1] if ci else None))
     if not series:
         return None
@@ -479,16 +456,15 @@ def sweep_chart(results: dict[str, Any], bench: str,
     return Chart(stem, f"{bench} footprint sweep: {label}", drawing)
 
 
-def build_charts(results: dict[str, Any]) -> list[Chart]:
-    plain: dict[str, list[dict[str, Any]]] = {}
-    swept: dict[str, list[dict[str, Any]]] = {}
-    for e in results["results"]:
-        target = plain if e.get("footprint") is None else swept
-        target.setdefault(e["bench"], []).append(e)
+def build_charts(results: Results) -> list[Chart]:
+    plain: dict[str, list[Result]] = {}
+    swept: dict[str, list[Result]] = {}
+    for e in results.results:
+        target = plain if e.footprint is None else swept
+        target.setdefault(e.bench, []).append(e)
     charts = [bench_chart(results, b, es) for b, es in plain.items()]
     for b, es in swept.items():
-        charts.append(sweep_chart(results, b, es,
-                                  cost_counter({"results": es})))
+        charts.append(sweep_chart(results, b, es, cost_counter(es)))
         for sim in sim_miss_counters(es):
             charts.append(sweep_chart(results, b, es, sim))
     return [c for c in charts if c is not None]
@@ -575,7 +551,7 @@ def _html_table(t: Table) -> str:
     return "\n".join(rows)
 
 
-def write_all(results: dict[str, Any], outdir: Path) -> list[Path]:
+def write_all(results: Results, outdir: Path) -> list[Path]:
     """Write report.md, report.html and charts/*.svg; return their paths."""
     outdir = Path(outdir)
     sections = build_document(results)
@@ -589,7 +565,7 @@ def write_all(results: dict[str, Any], outdir: Path) -> list[Path]:
     md.write_text(render_markdown(sections), encoding="utf-8")
     written.append(md)
     page = outdir / "report.html"
-    title = f"kfront report: {results.get('source') or 'results'}"
+    title = f"kfront report: {results.source or 'results'}"
     page.write_text(render_html(sections, title), encoding="utf-8")
     written.append(page)
     for chart in charts:
@@ -618,37 +594,35 @@ def text_table(headers: list[str], rows: list[list[Cell]], color: bool
     return lines
 
 
-def terminal_table(results: dict[str, Any], color: bool) -> str:
+def terminal_table(results: Results, color: bool) -> str:
     """The comparison table for a terminal; red only when color is True."""
     out: list[str] = []
-    for block in _alerts(results):
-        if isinstance(block, Alert):
-            out.append(f"{RED}{block.text}{RESET}" if color and "digest" in
-                       block.text else block.text)
+    for alert in _alerts(results):
+        red = color and alert.kind in TERMINAL_RED_ALERTS
+        out.append(f"{RED}{alert.text}{RESET}" if red else alert.text)
     for counter in counters_in(results):
         out.append("")
         out.append(f"{counter_heading(results, counter)} per operation "
-                   f"(ratio to {results.get('baseline')}; {SIG_NOTE})")
+                   f"(ratio to {results.baseline}; {SIG_NOTE})")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
-    if any(_autocorr_mark(c) for e in results["results"]
-           for c in e["counters"].values()):
+    if any(_autocorr_mark(c) for e in results.results
+           for c in e.counters.values()):
         out.append("")
         out.append(AUTOCORR_NOTE)
     if has_wire(results):
         out.append("")
         out.append(WIRE_NOTE)
-    unavailable = (results.get("counters") or {}).get("unavailable") or {}
+    unavailable = results.counters.unavailable
     if unavailable:
         reasons = sorted(set(unavailable.values()))
         out.append("")
         out.append(f"Unavailable: {', '.join(unavailable)}: "
                    + "; ".join(reasons))
-    probs = [p for p in results.get("problems", [])
-             if p["severity"] != "note"]
+    probs = [p for p in results.problems if p.severity != "note"]
     if probs:
         out.append("")
         out.append(f"{len(probs)} problem(s) in the collection:")
-        out += [f"  line {p['line']}: {p['kind']}: {p['message']}"
+        out += [f"  line {p.line}: {p.kind}: {p.message}"
                 for p in probs[:20]]
         if len(probs) > 20:
             out.append(f"  ... and {len(probs) - 20} more (see report.md)")

@@ -406,12 +406,6 @@ def _encodings(machine: dict[str, Any]) -> dict[str, dict[str, str]]:
             for k, v in enc.items() if isinstance(v, dict)}
 
 
-def event_name(results: dict[str, Any], counter: str) -> str:
-    """The hardware event behind a counter in these results, or ""."""
-    events = (results.get("counters") or {}).get("events") or {}
-    return str((events.get(counter) or {}).get("event", ""))
-
-
 def counter_label(name: str) -> str:
     """Human label of a counter; TSC is never passed off as core cycles."""
     labels = {
@@ -441,12 +435,3 @@ def counter_label(name: str) -> str:
     if parts[0] == "sim" and len(parts) == 3 and parts[2] in sim:
         return f"{sim[parts[2]]} ({parts[1]})"
     return labels.get(name, name)
-
-
-def cost_counter(results: dict[str, Any]) -> str | None:
-    """The counter that stands for cost: cycles if measured, else TSC."""
-    present = {n for e in results.get("results", []) for n in e["counters"]}
-    for name in ("cycles", "tsc"):
-        if name in present:
-            return name
-    return None

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The suite's command line, built in one place.
+
+`kfront run`, `kfront host`, `kfront flags` and `kfront lava-job` all pass
+the same selections to the suite (quick, variant=, bench=, footprint=,
+state=, then the user's own arguments); only what comes before and after
+differs. The kernel takes the last value of a repeated key, so arguments a
+command wants the user to be able to change go first (`leading`), and
+arguments nothing may change go last (`trailing`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# What --variants and --bench accept: comma-separated names or globs.
+LIST_RE = re.compile(r'^[A-Za-z0-9_.*?\-]+(,[A-Za-z0-9_.*?\-]+)*$')
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the suite should run, as the command's options gave it."""
+
+    quick: bool = False
+    variants: str | None = None
+    bench: str | None = None
+    footprint: str | None = None
+    state: str | None = None
+    extra: tuple[str, ...] = ()
+
+
+def selection_args(sel: Selection) -> list[str]:
+    """The selection as suite arguments, the user's extra ones last."""
+    out = ['quick'] if sel.quick else []
+    for key, value in (('variant', sel.variants), ('bench', sel.bench),
+                       ('footprint', sel.footprint), ('state', sel.state)):
+        if value:
+            out.append(f'{key}={value}')
+    return out + list(sel.extra)
+
+
+def build(sel: Selection, leading: tuple[str, ...] = (),
+          trailing: tuple[str, ...] = ()) -> list[str]:
+    """The full command line: leading defaults, the selection, trailing
+    arguments that override anything before them."""
+    return list(leading) + selection_args(sel) + list(trailing)
+
+
+def list_problem(option: str, value: str | None) -> str | None:
+    """A --variants/--bench style value that is not a list of names or globs."""
+    if value is not None and not LIST_RE.match(value):
+        return f'--{option} takes a comma-separated list of names or globs, got {value!r}'
+    return None
+
+
+def check_lists(variants: str | None, bench: str | None) -> str | None:
+    """The first problem of the --variants and --bench values, or None."""
+    return list_problem('variants', variants) or list_problem('bench', bench)
