@@ -64,16 +64,20 @@ static inline bool lru_access(struct lru_cache *c, u64 blk, u64 *victim)
 }
 
 /*
- * Decoded-uop cache: a window (an aligned 32 or 64-byte block of code) is
- * cached as one entry that occupies ceil(uops / uops_per_way) ways of the set
- * the window maps to. A window that needs more than max_ways ways cannot be
- * cached (Intel: "at most 3 ways per 32-byte window"), so every lookup of it
- * misses. Entries are kept in recency order; a miss evicts least recently
- * used entries until the new one fits.
+ * Decoded-uop cache (docs/fesim.md, "Uop cache"). A window (an aligned 32 or
+ * 64-byte block of code) is cached as one entry per entry point: the uops
+ * delivered from that entry offset onwards, packed into ways (uop_pack()).
+ * All entries of one window together may use at most max_ways ways (Intel:
+ * "up to three ways per 32-byte window"); a window's older entries make room
+ * for a newer one, and an entry that alone needs more is not cached. Entries
+ * are kept in recency order; a miss evicts least recently used entries of
+ * the set until the new one fits.
  */
 struct uop_entry {
-	u64 win;		/* window number, FESIM_NO_TAG = empty */
-	u32 ways;		/* ways this entry occupies */
+	u64 win;		/* window number */
+	u8 off;			/* entry offset in the window */
+	u8 end;			/* offset after the last cached instruction */
+	u8 ways;		/* ways this entry occupies */
 };
 
 struct uop_cache {
@@ -84,25 +88,74 @@ struct uop_cache {
 	struct uop_entry *e;	/* sets * ways entries, MRU first */
 	u8 *n;			/* entries in use per set */
 	u16 *used;		/* ways in use per set */
+	/* windows never cached (JCC erratum): an open-addressing set */
+	u64 *nocache;
+	u32 nocache_cap, nocache_n;
+};
+
+/* Way packing of one entry, filled instruction by instruction. */
+struct uop_pack {
+	u8 ways;		/* ways used so far (the last one is open) */
+	u8 slots;		/* uop slots used in the last way */
+	u8 branches;		/* branches in the last way */
+	u8 closed;		/* the last way takes no more uops */
+};
+
+/* Instruction kinds that matter to the way rules (struct uinsn flags). */
+#define UI_BRANCH	0x01	/* any branch, or a macro-fused pair */
+#define UI_UNCOND	0x02	/* jmp, call, ret: ends its way */
+#define UI_MSROM	0x04	/* microcoded: takes a whole way */
+#define UI_JCC_ERRATUM	0x08	/* a jump (or fused pair) that crosses or
+				 * ends on a 32-byte boundary */
+
+/* One instruction as the uop cache sees it (offsets within its window). */
+struct uinsn {
+	u8 off, end;		/* end may pass the window: a straddler */
+	u8 uops;		/* 0 for the jcc of a macro-fused pair */
+	u8 flags;
 };
 
 int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	     u32 max_ways);
 void uop_flush(struct uop_cache *u);
 void uop_free(struct uop_cache *u);
-/* Look up window @win needing @uops uops; returns true on a hit. */
-bool uop_access(struct uop_cache *u, u64 win, u32 uops);
 
-/* True if @win is cached as the MRU entry of its set with room for @uops:
- * a hit that changes no state. */
-static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 uops)
+/* Start packing a new entry: one open, empty way. */
+static inline void uop_pack_start(struct uop_pack *p)
+{
+	p->ways = 1;
+	p->slots = 0;
+	p->branches = 0;
+	p->closed = 0;
+}
+
+/* Add one instruction to @p under Intel's way rules; returns ways used. */
+u32 uop_pack(struct uop_pack *p, const struct uinsn *in, u32 uops_per_way);
+
+/* True if (@win, @off) is the MRU entry of its set and holds the uops up to
+ * @end: a hit that changes no state. */
+static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 off,
+			      u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	const struct uop_entry *e = u->e + (size_t)s * u->ways;
 
-	return u->n[s] && e->win == win && e->ways * u->uops_per_way >= uops;
+	return u->n[s] && e->win == win && e->off == off && end <= e->end;
 }
-/* Drop window @win (its L1i line was evicted: the DSB is inclusive). */
+
+/* Find entry (@win, @off) and make it the MRU one; NULL if not cached. The
+ * pointer is valid until the next call that changes the set. */
+struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off);
+/* Install an empty one-way entry (@win, @off) as MRU; false if it cannot. */
+bool uop_insert(struct uop_cache *u, u64 win, u32 off);
+/* Let entry (@win, @off) grow to @ways ways and cover up to @end. False
+ * (and the entry is dropped) if it cannot be cached. */
+bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end);
+/* Drop every entry of window @win (its L1i line was evicted: the DSB is
+ * inclusive, or the window turned out not cacheable). */
 void uop_invalidate(struct uop_cache *u, u64 win);
+/* Mark @win as never cached (JCC erratum) and drop its entries. */
+int uop_nocache_add(struct uop_cache *u, u64 win);
+bool uop_nocache_has(const struct uop_cache *u, u64 win);
 
 #endif /* FESIM_CACHE_H */

@@ -34,7 +34,8 @@ static int gran_index(u32 shift, bool is_win)
 static void model_reset_last(struct model *m)
 {
 	m->last_line = m->last_win = m->last_page = FESIM_NO_TAG;
-	m->last_win_hit = false;
+	m->uop_mode = UOP_LEGACY;
+	m->uop_entry = m->uop_end = 0;
 }
 
 int models_init(void)
@@ -177,35 +178,138 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 	}
 }
 
-static void run_uop(struct model *m, const struct blk *b, u32 n, bool taken,
+/* Uops of instructions @k.. of a window block. */
+static u32 uins_uops(const struct uinsn *in, u32 k, u32 n)
+{
+	u32 uops = 0;
+
+	for (; k < n; k++)
+		uops += in[k].uops;
+	return uops;
+}
+
+static void uop_deliver(struct model_ctr *d, bool hit, u32 uops)
+{
+	if (hit)
+		d->uop_hit_uops += uops;
+	else
+		d->uop_miss_uops += uops;
+}
+
+/*
+ * Fill mode: the legacy decoders deliver instructions @k.. and the uop
+ * cache stores them in the entry the stream started, way by way. A jump
+ * the JCC erratum hits makes the whole window uncacheable; an entry that
+ * needs more ways than a window may use is dropped. Either way the rest of
+ * the stream comes from the legacy decoders (legacy mode).
+ */
+static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
+		     u32 k, u32 n)
+{
+	for (; k < n && m->uop_mode == UOP_FILL; k++) {
+		u32 ways;
+
+		if (m->cfg.uop_jcc_erratum && in[k].flags & UI_JCC_ERRATUM) {
+			uop_nocache_add(&m->uop, win);
+			m->uop_mode = UOP_LEGACY;
+			break;
+		}
+		ways = uop_pack(&m->pack, &in[k], m->cfg.uop_per_way);
+		if (!uop_grow(&m->uop, win, m->uop_entry, ways, in[k].end))
+			m->uop_mode = UOP_LEGACY;
+	}
+}
+
+/*
+ * A lookup at instruction @k of a window block: the stream enters the window
+ * there (a taken branch landed, the fetch moved into a new window, or the
+ * stream went past what its cached entry holds). Returns the index of the
+ * first instruction it does not deliver (n, or where a shorter cached entry
+ * ends and the next lookup starts).
+ */
+static u32 uop_enter(struct model *m, const struct blk *b,
+		     const struct uinsn *in, u32 k, struct model_ctr *d)
+{
+	u32 off = in[k].off, n = b->ins_n, j;
+	struct uop_entry *e;
+
+	d->uop_lookups++;
+	m->last_win = b->id;
+	m->uop_entry = off;
+	if (uop_is_mru(&m->uop, b->id, off, in[n - 1].end)) {
+		m->uop_mode = UOP_HIT;	/* changes no state: no gen bump */
+		uop_deliver(d, true, uins_uops(in, k, n));
+		m->uop_end = m->uop.e[(b->id & (m->uop.sets - 1)) *
+				      m->uop.ways].end;
+		return n;
+	}
+	if (m->cfg.uop_jcc_erratum && uop_nocache_has(&m->uop, b->id)) {
+		m->uop_mode = UOP_LEGACY;
+		d->uop_misses++;
+		uop_deliver(d, false, uins_uops(in, k, n));
+		return n;
+	}
+	m->gen++;
+	e = uop_lookup(&m->uop, b->id, off);
+	if (e && e->end > off) {
+		m->uop_mode = UOP_HIT;
+		m->uop_end = e->end;
+		for (j = k; j < n && in[j].off < e->end; j++)
+			d->uop_hit_uops += in[j].uops;
+		return j;
+	}
+	d->uop_misses++;
+	uop_deliver(d, false, uins_uops(in, k, n));
+	m->uop_mode = uop_insert(&m->uop, b->id, off) ? UOP_FILL : UOP_LEGACY;
+	uop_pack_start(&m->pack);
+	uop_fill(m, b->id, in, k, n);
+	return n;
+}
+
+/*
+ * Fall-through within the window of the running stream: a hit stream
+ * delivers from its entry as far as the entry reaches (then a lookup where
+ * it ends), a filling stream keeps filling (a not-taken branch does not stop
+ * it), a legacy one stays legacy until the next lookup.
+ */
+static u32 uop_continue(struct model *m, const struct blk *b,
+			const struct uinsn *in, struct model_ctr *d)
+{
+	u32 n = b->ins_n, j;
+
+	switch (m->uop_mode) {
+	case UOP_HIT:
+		for (j = 0; j < n && in[j].off < m->uop_end; j++)
+			d->uop_hit_uops += in[j].uops;
+		return j;
+	case UOP_FILL:
+		m->gen++;
+		uop_deliver(d, false, b->uops);
+		uop_fill(m, b->id, in, 0, n);
+		return n;
+	default:
+		uop_deliver(d, false, b->uops);
+		return n;
+	}
+}
+
+static void run_uop(struct model *m, const struct tb_info *ti,
+		    const struct blk *b, u32 n, bool taken,
 		    struct model_ctr *d)
 {
-	u32 j;
+	u32 j, k;
 
 	for (j = 0; j < n; j++) {
-		if (!j && !taken && b[0].id == m->last_win) {
-			/* fell through within the window: same source */
-			if (m->last_win_hit)
-				d->uop_hit_uops += b[0].uops;
-			else
-				d->uop_miss_uops += b[0].uops;
+		const struct uinsn *in = ti->uins + b[j].ins_first;
+
+		if (!b[j].ins_n)
 			continue;
-		}
-		d->uop_lookups++;
-		m->last_win = b[j].id;
-		if (uop_is_mru(&m->uop, b[j].id, b[j].uops)) {
-			m->last_win_hit = true;
-		} else {
-			m->gen++;
-			m->last_win_hit = uop_access(&m->uop, b[j].id,
-						     b[j].uops);
-		}
-		if (m->last_win_hit) {
-			d->uop_hit_uops += b[j].uops;
-		} else {
-			d->uop_misses++;
-			d->uop_miss_uops += b[j].uops;
-		}
+		if (!j && !taken && b[0].id == m->last_win)
+			k = uop_continue(m, &b[j], in, d);
+		else
+			k = uop_enter(m, &b[j], in, 0, d);
+		while (k < b[j].ins_n)
+			k = uop_enter(m, &b[j], in, k, d);
 	}
 }
 
@@ -275,29 +379,58 @@ static void run_footprint(const struct tb_info *ti, struct seg *s)
 	}
 }
 
+/* The run state a segment's outcome depends on, besides the caches. */
+static void state_save(const struct model *m, struct run_state *st)
+{
+	st->line = m->last_line;
+	st->win = m->last_win;
+	st->page = m->last_page;
+	st->uop_mode = m->uop_mode;
+	st->uop_entry = m->uop_entry;
+	st->uop_end = m->uop_end;
+}
+
+static bool state_equal(const struct model *m, const struct run_state *st)
+{
+	return st->line == m->last_line && st->win == m->last_win &&
+	       st->page == m->last_page && st->uop_mode == m->uop_mode &&
+	       st->uop_entry == m->uop_entry && st->uop_end == m->uop_end;
+}
+
+static void state_restore(struct model *m, const struct run_state *st)
+{
+	m->last_line = st->line;
+	m->last_win = st->win;
+	m->last_page = st->page;
+	m->uop_mode = st->uop_mode;
+	m->uop_entry = st->uop_entry;
+	m->uop_end = st->uop_end;
+}
+
 /*
  * Replay memo: a run in which every lookup was a most-recently-used hit
- * leaves the model's state as it found it. If the model's generation
- * (bumped by every other kind of lookup) has not moved since such a run,
- * and the run starts from the same last line/window/page and the same
+ * (and no uop-cache entry was filled) leaves the caches as it found them.
+ * If the model's generation (bumped by every other kind of lookup and by
+ * every fill) has not moved since such a run, and the run starts from the
+ * same run state (last line, window, page, uop stream) and the same
  * taken/fall-through entry, it would do exactly the same again: add the
- * recorded counts instead of repeating the lookups. Exact, not a sample.
+ * recorded counts and set the recorded end state instead of repeating the
+ * lookups. Exact, not a sample. A filling stream bumps the generation, so
+ * a window that is never cached is never replayed from the memo.
  */
 static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 			struct model_ctr *d)
 {
 	if (!mo->valid || mo->gen != m->gen || mo->taken != taken ||
-	    mo->pre_line != m->last_line || mo->pre_win != m->last_win ||
-	    mo->pre_page != m->last_page || mo->pre_win_hit != m->last_win_hit)
+	    !state_equal(m, &mo->pre))
 		return false;
 	d->l1i_accesses += mo->l1i_accesses;
 	d->uop_lookups += mo->uop_lookups;
+	d->uop_misses += mo->uop_misses;
 	d->uop_hit_uops += mo->uop_hit_uops;
 	d->uop_miss_uops += mo->uop_miss_uops;
 	d->itlb_accesses += mo->itlb_accesses;
-	m->last_line = mo->post_line;
-	m->last_win = mo->post_win;
-	m->last_page = mo->post_page;
+	state_restore(m, &mo->post);
 	return true;
 }
 
@@ -308,13 +441,10 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 	struct model_ctr before = *d;
 	u64 gen = m->gen;
 
-	mo->pre_line = m->last_line;
-	mo->pre_win = m->last_win;
-	mo->pre_page = m->last_page;
-	mo->pre_win_hit = m->last_win_hit;
+	state_save(m, &mo->pre);
 	run_l1i(m, ti->blks + s->blk_first[m->g_line], s->blk_n[m->g_line],
 		taken, d);
-	run_uop(m, ti->blks + s->blk_first[m->g_win], s->blk_n[m->g_win],
+	run_uop(m, ti, ti->blks + s->blk_first[m->g_win], s->blk_n[m->g_win],
 		taken, d);
 	run_itlb(m, ti->blks + s->blk_first[m->g_page], s->blk_n[m->g_page],
 		 d);
@@ -325,12 +455,13 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 	mo->taken = taken;
 	mo->l1i_accesses = d->l1i_accesses - before.l1i_accesses;
 	mo->uop_lookups = d->uop_lookups - before.uop_lookups;
+	/* lookups of a window the JCC erratum keeps out of the cache miss
+	 * without changing any state */
+	mo->uop_misses = d->uop_misses - before.uop_misses;
 	mo->uop_hit_uops = d->uop_hit_uops - before.uop_hit_uops;
 	mo->uop_miss_uops = d->uop_miss_uops - before.uop_miss_uops;
 	mo->itlb_accesses = d->itlb_accesses - before.itlb_accesses;
-	mo->post_line = m->last_line;
-	mo->post_win = m->last_win;
-	mo->post_page = m->last_page;
+	state_save(m, &mo->post);
 }
 
 static void run_seg(const struct tb_info *ti, struct seg *s, bool taken)

@@ -19,6 +19,8 @@ struct model_cfg {
 	u32 uop_window;		/* bytes per uop-cache window: 32 or 64 */
 	u32 uop_sets, uop_ways, uop_per_way, uop_max_ways;
 	u32 uop_inclusive;	/* L1i eviction drops the line's windows */
+	u32 uop_jcc_erratum;	/* windows with a jump that crosses or ends
+				 * on a 32-byte boundary are not cached */
 	u32 itlb4k_entries, itlb4k_assoc;
 	u32 itlb2m_entries, itlb2m_assoc;
 };
@@ -58,25 +60,39 @@ struct model {
 	int g_line, g_win, g_page;	/* granularity indexes into tb_info */
 	u32 line_shift, win_shift;
 	u64 last_line, last_win, last_page;
-	bool last_win_hit;
+	/* the uop stream since the last lookup: where it entered the window,
+	 * whether the uop cache or the legacy decoders deliver it, and (hit)
+	 * how far the cached entry reaches or (fill) how its ways are packed */
+	u8 uop_mode;		/* UOP_HIT, UOP_FILL or UOP_LEGACY */
+	u8 uop_entry, uop_end;
+	struct uop_pack pack;
 	u64 gen;		/* bumped by every lookup that is not a
 				 * state-preserving MRU hit */
+};
+
+enum { UOP_HIT, UOP_FILL, UOP_LEGACY };
+
+/* The run state a segment's replay depends on and leaves behind. */
+struct run_state {
+	u64 line, win, page;
+	u8 uop_mode, uop_entry, uop_end;
 };
 
 /* What one segment's last state-preserving run did in one model. */
 struct memo {
 	u64 gen;
-	u64 pre_line, pre_win, pre_page;
-	u64 post_line, post_win, post_page;
-	u32 l1i_accesses, uop_lookups, uop_hit_uops, uop_miss_uops;
-	u32 itlb_accesses;
-	u8 valid, taken, pre_win_hit;
+	struct run_state pre, post;
+	u32 l1i_accesses, uop_lookups, uop_misses, uop_hit_uops;
+	u32 uop_miss_uops, itlb_accesses;
+	u8 valid, taken;
 };
 
 /* One block touched at a granularity (line, window or page), in order. */
 struct blk {
 	u64 id;			/* address >> granularity shift */
 	u16 uops;		/* uops starting in it (windows only) */
+	u16 ins_n;		/* instructions starting in it (windows) */
+	u32 ins_first;		/* their index in tb_info.uins */
 	u8 cont;		/* second half of an instruction whose first
 				 * half alone opened the previous block */
 };
@@ -111,6 +127,7 @@ struct tb_info {
 	struct seg *segs;
 	struct blk *blks;
 	struct fp_ref *fps;
+	struct uinsn *uins;	/* per window granularity: n_insns each */
 	struct memo *memos;	/* n_segs * n_models */
 };
 

@@ -62,10 +62,11 @@ static void put_header(FILE *f)
 			"\"l1i_assoc\":%u,\"l1i_line\":%u,\"uop_window\":%u,"
 			"\"uop_sets\":%u,\"uop_ways\":%u,\"uop_per_way\":%u,"
 			"\"uop_max_ways\":%u,\"uop_inclusive\":%u,"
+			"\"uop_jcc_erratum\":%u,"
 			"\"itlb_entries\":%u,\"itlb_assoc\":%u}\n",
 			c->name, c->l1i_size, c->l1i_assoc, c->l1i_line,
 			c->uop_window, c->uop_sets, c->uop_ways, c->uop_per_way,
-			c->uop_max_ways, c->uop_inclusive,
+			c->uop_max_ways, c->uop_inclusive, c->uop_jcc_erratum,
 			fs.page_shift == 12 ? c->itlb4k_entries : c->itlb2m_entries,
 			fs.page_shift == 12 ? c->itlb4k_assoc : c->itlb2m_assoc);
 	}

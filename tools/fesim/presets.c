@@ -23,6 +23,11 @@
  *         all page sizes. The Family 17h guide (pub. 56305, Zen 2) gives the
  *         op cache layout 64 sets x 8 ways x 8 ops = 4K; Zen 4 scaled to
  *         64 sets x 12 ways x 9 ops = 6912 [?].
+ *  [JCC]  Intel, "Mitigations for Jump Conditional Code Erratum" (white
+ *         paper 341810, Nov 2019): on Skylake to Cascade Lake with the
+ *         microcode update, jumps (jcc, macro-fused op+jcc, jmp, call, ret)
+ *         that cross or end on a 32-byte boundary are not cached in the
+ *         Decoded ICache. Golden Cove is not affected.
  *  kfront /work/shared/notes/pmu.md, "Sizes" collects the same figures.
  */
 static const struct model_cfg presets[] = {
@@ -31,6 +36,18 @@ static const struct model_cfg presets[] = {
 		.l1i_size = 32768, .l1i_assoc = 8, .l1i_line = 64,
 		.uop_window = 32, .uop_sets = 32, .uop_ways = 8,
 		.uop_per_way = 6, .uop_max_ways = 3, .uop_inclusive = 1,
+		.uop_jcc_erratum = 1,			/* [JCC] */
+		.itlb4k_entries = 128, .itlb4k_assoc = 8,
+		.itlb2m_entries = 8, .itlb2m_assoc = 8,
+	},
+	{
+		/* Skylake without the JCC-erratum microcode update (or a
+		 * Skylake-derived core the erratum does not concern) */
+		.name = "skylake-nojcc",		/* [IOM] Skylake */
+		.l1i_size = 32768, .l1i_assoc = 8, .l1i_line = 64,
+		.uop_window = 32, .uop_sets = 32, .uop_ways = 8,
+		.uop_per_way = 6, .uop_max_ways = 3, .uop_inclusive = 1,
+		.uop_jcc_erratum = 0,
 		.itlb4k_entries = 128, .itlb4k_assoc = 8,
 		.itlb2m_entries = 8, .itlb2m_assoc = 8,
 	},
@@ -98,6 +115,7 @@ static const struct {
 	FIELD(l1i_size), FIELD(l1i_assoc), FIELD(l1i_line),
 	FIELD(uop_window), FIELD(uop_sets), FIELD(uop_ways),
 	FIELD(uop_per_way), FIELD(uop_max_ways), FIELD(uop_inclusive),
+	FIELD(uop_jcc_erratum),
 	FIELD(itlb4k_entries), FIELD(itlb4k_assoc),
 	FIELD(itlb2m_entries), FIELD(itlb2m_assoc),
 };

@@ -23,16 +23,163 @@ static u16 marker_id(const u8 *d, size_t size)
 }
 
 /*
- * Uops per instruction: 1, except that `movabs $imm64, %reg` (REX.W B8+r,
- * 10 bytes) takes two uop-cache slots [IOM, Decoded ICache rules]. Real uop
- * counts need a decoder table per CPU; one per instruction is the usual
- * approximation and it is the same for every compiler variant.
+ * What the uop cache needs to know of an instruction (docs/fesim.md, "Uop
+ * cache"): its slots, whether it is a branch, an unconditional one, or
+ * microcoded, and whether it can be the first half of a macro-fused pair.
+ * Real uop counts need a decoder table per CPU; we count one slot per
+ * instruction, two for `movabs $imm64` (a 64-bit immediate takes two slots
+ * [IOM, Decoded ICache]), one for a fused pair, a whole way for the
+ * microcoded instructions listed in insn_is_msrom().
  */
-static u32 insn_uops(const u8 *d, size_t size)
+enum fuse_kind { FUSE_NONE, FUSE_ALL, FUSE_ARITH, FUSE_INCDEC };
+
+struct insn_class {
+	u8 uops, flags;
+	u8 fuse;		/* enum fuse_kind as the first of a pair */
+	int jcc;		/* condition code 0..15 of a jcc, else -1 */
+};
+
+/* Past the legacy and REX prefixes; *@rep set by F2/F3. */
+static size_t skip_prefixes(const u8 *d, size_t size, bool *rep, bool *rexw)
 {
-	if (size == 10 && (d[0] & 0xf8) == 0x48 && (d[1] & 0xf8) == 0xb8)
-		return 2;
-	return 1;
+	size_t i = 0;
+
+	*rep = *rexw = false;
+	while (i < size) {
+		u8 b = d[i];
+
+		if (b == 0xf2 || b == 0xf3)
+			*rep = true;
+		else if (b != 0x66 && b != 0x67 && b != 0xf0 && b != 0x2e &&
+			 b != 0x36 && b != 0x3e && b != 0x26 && b != 0x64 &&
+			 b != 0x65 && (b & 0xf0) != 0x40)
+			break;
+		if ((b & 0xf0) == 0x40)
+			*rexw = b & 8;
+		else
+			*rexw = false;	/* REX counts only right before */
+		i++;
+	}
+	return i;
+}
+
+/*
+ * Microcoded (MSROM) instructions, from Agner Fog's instruction tables and
+ * uops.info for Skylake (more than 4 uops): rep string operations, cpuid,
+ * rdtsc(p), rdpmc, rd/wrmsr, mov to a control register, 32/64-bit div and
+ * idiv, in/out, int, iret, popf. Anything else counts as one slot.
+ */
+static bool insn_is_msrom(const u8 *op, size_t n, bool rep)
+{
+	u8 b = op[0];
+	u8 reg = n > 1 ? op[1] >> 3 & 7 : 0;
+
+	if (rep && ((b >= 0xa4 && b <= 0xa7) || (b >= 0xaa && b <= 0xaf) ||
+		    (b >= 0x6c && b <= 0x6f)))
+		return true;
+	if (b == 0x0f && n > 1)
+		return op[1] == 0xa2 || op[1] == 0x31 || op[1] == 0x32 ||
+		       op[1] == 0x33 || op[1] == 0x30 || op[1] == 0x22 ||
+		       (op[1] == 0x01 && n > 2 && op[2] == 0xf9);
+	if (b == 0xf7 && (reg == 6 || reg == 7))
+		return true;
+	return (b >= 0xe4 && b <= 0xe7) || (b >= 0xec && b <= 0xef) ||
+	       b == 0xcd || b == 0xcf || b == 0x9d;
+}
+
+/* The macro-fusion class of an instruction as the first of a pair [IOM,
+ * "Macro-fusion" table for Sandy Bridge and later]: TEST/AND fuse with
+ * every jcc, CMP/ADD/SUB with all but jo/jno/js/jns/jp/jnp, INC/DEC with
+ * je/jne/jl/jge/jle/jg. Not with a memory operand and an immediate, nor
+ * ADD/SUB/AND/INC/DEC with a memory destination. */
+static u8 insn_fuse_kind(const u8 *op, size_t n)
+{
+	u8 b = op[0], mod = n > 1 ? op[1] >> 6 : 0, reg = n > 1 ? op[1] >> 3 & 7 : 0;
+	bool regop = mod == 3;
+
+	if (b == 0xa8 || b == 0xa9 || b == 0x24 || b == 0x25)
+		return FUSE_ALL;			/* test/and al/eax, imm */
+	if (b == 0x3c || b == 0x3d || b == 0x04 || b == 0x05 || b == 0x2c ||
+	    b == 0x2d)
+		return FUSE_ARITH;			/* cmp/add/sub al/eax, imm */
+	if (n < 2)
+		return FUSE_NONE;
+	if (b == 0x84 || b == 0x85)
+		return FUSE_ALL;			/* test r/m, r */
+	if (b >= 0x38 && b <= 0x3b)
+		return FUSE_ARITH;			/* cmp r/m, r and r, r/m */
+	if ((b == 0x20 || b == 0x21 || b == 0x22 || b == 0x23) &&
+	    (regop || b >= 0x22))
+		return FUSE_ALL;			/* and */
+	if ((b <= 0x03 || (b >= 0x28 && b <= 0x2b)) &&
+	    (regop || (b & 2)))
+		return FUSE_ARITH;			/* add, sub */
+	if ((b == 0xf6 || b == 0xf7) && reg == 0 && regop)
+		return FUSE_ALL;			/* test r, imm */
+	if ((b == 0x80 || b == 0x81 || b == 0x83) && regop) {
+		if (reg == 4)
+			return FUSE_ALL;		/* and r, imm */
+		if (reg == 7 || reg == 0 || reg == 5)
+			return FUSE_ARITH;		/* cmp/add/sub r, imm */
+	}
+	if ((b == 0xfe || b == 0xff) && reg <= 1 && regop)
+		return FUSE_INCDEC;
+	return FUSE_NONE;
+}
+
+static bool fuses_with(u8 kind, int cc)
+{
+	switch (kind) {
+	case FUSE_ALL:
+		return true;
+	case FUSE_ARITH:	/* not o/no (0,1), s/ns (8,9), p/np (a,b) */
+		return cc >= 2 && cc != 8 && cc != 9 && cc != 10 && cc != 11;
+	case FUSE_INCDEC:	/* e/ne, l/ge/le/g */
+		return cc == 4 || cc == 5 || cc >= 12;
+	}
+	return false;
+}
+
+static struct insn_class classify(const u8 *d, size_t size)
+{
+	struct insn_class c = { .uops = 1, .jcc = -1 };
+	bool rep, rexw;
+	size_t p = skip_prefixes(d, size, &rep, &rexw);
+	const u8 *op = d + p;
+	size_t n = size - p;
+	u8 b, reg;
+
+	if (!n)
+		return c;
+	b = op[0];
+	reg = n > 1 ? op[1] >> 3 & 7 : 0;
+	if (rexw && (b & 0xf8) == 0xb8)
+		c.uops = 2;			/* movabs $imm64 */
+	if ((b >= 0x70 && b <= 0x7f) ||
+	    (b == 0x0f && n > 1 && op[1] >= 0x80 && op[1] <= 0x8f)) {
+		c.flags = UI_BRANCH;
+		c.jcc = (b == 0x0f ? op[1] : b) & 0xf;
+	} else if (b >= 0xe0 && b <= 0xe3) {
+		c.flags = UI_BRANCH;		/* loop*, jrcxz */
+	} else if (b == 0xe8 || b == 0xe9 || b == 0xeb || b == 0xc3 ||
+		   b == 0xc2 || b == 0xca || b == 0xcb ||
+		   (b == 0xff && n > 1 && reg >= 2 && reg <= 5)) {
+		c.flags = UI_BRANCH | UI_UNCOND;	/* call, jmp, ret */
+	} else if (b == 0xcf || (b == 0x0f && n > 1 &&
+				 (op[1] == 0x05 || op[1] == 0x07))) {
+		c.flags = UI_BRANCH | UI_UNCOND | UI_MSROM;	/* iret, sys* */
+	}
+	if (insn_is_msrom(op, n, rep))
+		c.flags |= UI_MSROM;
+	c.fuse = c.flags ? FUSE_NONE : insn_fuse_kind(op, n);
+	return c;
+}
+
+/* A jump touching a 32-byte boundary [Intel, JCC erratum white paper]:
+ * it crosses one, or its last byte is the last byte of a 32-byte block. */
+static bool touches_32b_boundary(u64 start, u64 end)
+{
+	return start >> 5 != (end - 1) >> 5 || !(end & 31);
 }
 
 struct builder {
@@ -40,6 +187,16 @@ struct builder {
 	u32 cap_blk;		/* blocks reserved per granularity */
 	struct seg *seg;	/* the segment being filled */
 	bool opened[FESIM_MAX_GRAN];	/* this insn's first block was new */
+	u32 n_uins[FESIM_MAX_GRAN];	/* descriptors per window granularity */
+	u32 cap_uins;		/* descriptors reserved per granularity */
+};
+
+/* One instruction of the TB before it is added: address and uop class. */
+struct tb_insn {
+	u64 va;
+	u32 size;
+	u16 marker;
+	struct insn_class cls;
 };
 
 static void seg_start(struct builder *b, u16 action)
@@ -65,8 +222,8 @@ static void seg_start(struct builder *b, u16 action)
 }
 
 /* Append block @id at granularity @g unless it continues the last one. */
-static void add_blk(struct builder *b, int g, u64 id, bool first_half,
-		    u32 uops)
+static struct blk *add_blk(struct builder *b, int g, u64 id,
+			   bool first_half, u32 uops)
 {
 	struct seg *s = b->seg;
 	struct blk *last = s->blk_n[g] ?
@@ -76,17 +233,35 @@ static void add_blk(struct builder *b, int g, u64 id, bool first_half,
 		last->uops += uops;
 		if (first_half)
 			b->opened[g] = false;
-		return;
+		return last;
 	}
 	last = &b->ti->blks[s->blk_first[g] + s->blk_n[g]++];
 	last->id = id;
 	last->uops = uops;
 	last->cont = !first_half && b->opened[g];
+	last->ins_n = 0;
+	last->ins_first = g * b->cap_uins + b->n_uins[g];
 	if (first_half)
 		b->opened[g] = true;
+	return last;
 }
 
-static void add_insn(struct builder *b, u64 va, u32 size, u32 uops)
+/* The instruction as the uop cache of window granularity @g sees it. */
+static void add_uinsn(struct builder *b, int g, struct blk *blk, u64 va,
+		      u32 size, const struct insn_class *c)
+{
+	struct uinsn *u = &b->ti->uins[g * b->cap_uins + b->n_uins[g]++];
+	u32 off = va & ((1u << fs.gran_shift[g]) - 1);
+
+	u->off = off;
+	u->end = off + size;
+	u->uops = c->uops;
+	u->flags = c->flags;
+	blk->ins_n++;
+}
+
+static void add_insn(struct builder *b, u64 va, u32 size,
+		     const struct insn_class *c)
 {
 	struct seg *s = b->seg;
 	u64 end = va + size - 1, id, a;
@@ -99,7 +274,8 @@ static void add_insn(struct builder *b, u64 va, u32 size, u32 uops)
 
 		if (fs.gran_is_win[g]) {
 			/* an instruction belongs to the window it starts in */
-			add_blk(b, g, va >> sh, true, uops);
+			add_uinsn(b, g, add_blk(b, g, va >> sh, true, c->uops),
+				  va, size, c);
 			continue;
 		}
 		for (id = va >> sh; id <= end >> sh; id++)
@@ -125,45 +301,84 @@ static void add_insn(struct builder *b, u64 va, u32 size, u32 uops)
 	}
 }
 
+/*
+ * Macro-fusion and the JCC erratum look at pairs: a fusible instruction
+ * followed by a jcc it fuses with, both in one 64-byte line (Intel: no
+ * fusion across a cache line), becomes one slot carrying the branch; the
+ * erratum applies to the whole pair.
+ */
+static void resolve_pairs(struct tb_insn *in, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct insn_class *c = &in[i].cls;
+		u64 start = in[i].va, end = in[i].va + in[i].size;
+		struct insn_class *carrier = c;
+
+		if (!(c->flags & UI_BRANCH))
+			continue;
+		if (c->jcc >= 0 && i && fuses_with(in[i - 1].cls.fuse, c->jcc) &&
+		    in[i - 1].va >> 6 == (end - 1) >> 6) {
+			carrier = &in[i - 1].cls;
+			carrier->flags |= UI_BRANCH;
+			start = in[i - 1].va;
+			c->uops = 0;
+			c->flags = 0;
+		}
+		if (touches_32b_boundary(start, end))
+			carrier->flags |= UI_JCC_ERRATUM;
+	}
+}
+
 struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	struct builder b = { 0 };
 	struct tb_info *ti;
-	u64 va = 0;
-	u32 size = 0;
+	struct tb_insn *in;
 
 	ti = calloc(1, sizeof(*ti));
 	if (!ti)
 		abort();	/* a TB callback has no way to report it */
+	in = calloc(n ? n : 1, sizeof(*in));
 	b.ti = ti;
 	/* an instruction touches at most two blocks at any granularity
 	 * (x86 instructions are <= 15 bytes, blocks >= 32) */
 	b.cap_blk = 2 * n + 2;
+	b.cap_uins = n ? n : 1;
 	ti->segs = malloc(sizeof(*ti->segs) * (n + 2));
 	ti->blks = malloc(sizeof(*ti->blks) * b.cap_blk * (fs.n_gran ? fs.n_gran : 1));
 	ti->fps = malloc(sizeof(*ti->fps) * b.cap_blk);
-	if (!ti->segs || !ti->blks || !ti->fps)
+	ti->uins = malloc(sizeof(*ti->uins) * b.cap_uins *
+			  (fs.n_gran ? fs.n_gran : 1));
+	if (!ti || !in || !ti->segs || !ti->blks || !ti->fps || !ti->uins)
 		abort();
 	ti->vaddr = qemu_plugin_tb_vaddr(tb);
-	seg_start(&b, 0);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		const u8 *d = qemu_plugin_insn_data(insn);
-		u16 id;
 
-		va = qemu_plugin_insn_vaddr(insn);
-		size = qemu_plugin_insn_size(insn);
-		id = marker_id(d, size);
+		in[i].va = qemu_plugin_insn_vaddr(insn);
+		in[i].size = qemu_plugin_insn_size(insn);
+		in[i].marker = marker_id(d, in[i].size);
+		in[i].cls = classify(d, in[i].size);
+	}
+	resolve_pairs(in, n);
+	seg_start(&b, 0);
+	for (i = 0; i < n; i++) {
+		u16 id = in[i].marker;
+
 		/* both markers belong to their region: split before a begin,
 		 * after an end or meta marker */
 		if (id >> FESIM_KIND_SHIFT == FESIM_KIND_BEGIN)
 			seg_start(&b, id);
-		add_insn(&b, va, size, insn_uops(d, size));
+		add_insn(&b, in[i].va, in[i].size, &in[i].cls);
 		if (id && id >> FESIM_KIND_SHIFT != FESIM_KIND_BEGIN)
 			seg_start(&b, id);
 	}
-	ti->end = n ? va + size : ti->vaddr;
+	ti->end = n ? in[n - 1].va + in[n - 1].size : ti->vaddr;
+	free(in);
 	ti->memos = calloc((size_t)ti->n_segs * fs.n_models, sizeof(*ti->memos));
 	if (!ti->memos)
 		abort();

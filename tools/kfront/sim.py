@@ -24,7 +24,7 @@ from . import stats
 from .records import Run
 
 MODEL_RE = re.compile(r'^[a-z0-9_]+$')
-KNOWN_MODELS = ('skylake', 'goldencove', 'zen4', 'small')
+KNOWN_MODELS = ('skylake', 'skylake-nojcc', 'goldencove', 'zen4', 'small')
 COMMON = {'instructions': 'insns', 'footprint_bytes': 'footprint_bytes',
           'taken_branches': 'taken_branches'}
 PER_MODEL = ('l1i_misses', 'uop_misses', 'itlb_misses')
