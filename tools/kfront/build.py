@@ -2,6 +2,7 @@
 """Configure (once) and build the tree with Meson and Ninja."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,10 +15,25 @@ from kfront import paths
 BUILT_ENV = 'KFRONT_TREE_BUILT'
 
 
+def _options_in_effect(build: Path, opts: list[str]) -> bool:
+    """True when every -Dname=value in opts is already the configured value
+    (so `meson configure`, which rewrites the build files, can be skipped)."""
+    try:
+        current = {o['name']: o['value'] for o in json.loads(
+            (build / 'meson-info' / 'intro-buildoptions.json').read_text())}
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    for opt in opts:
+        name, eq, value = opt.removeprefix('-D').partition('=')
+        if not opt.startswith('-D') or not eq or str(current.get(name)) != value:
+            return False
+    return True
+
+
 def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bool:
     opts = options or []
     if (build / 'build.ninja').exists():
-        if opts:
+        if opts and not _options_in_effect(build, opts):
             res = subprocess.run(['meson', 'configure', str(build), *opts])
             return res.returncode == 0
         return True
@@ -36,7 +52,8 @@ def build(build: Path = paths.BUILD, targets: list[str] | None = None,
     """Build; on failure print the compiler output and return False."""
     # Parallel test workers start after `kfront test` built the tree: two
     # ninja runs at once in one build directory would race on its logs.
-    if os.environ.get(BUILT_ENV) == str(build) and not options:
+    if os.environ.get(BUILT_ENV) == str(build) and (
+            not options or _options_in_effect(build, options)):
         return True
     if not configure(build, options):
         return False
