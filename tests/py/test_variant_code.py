@@ -2,7 +2,11 @@
 """What each compiler variant made of the measured code (issue 5): the
 hybrid keeps small constant copies as plain moves and unlikely() paths out
 of the hot path, and its text is smaller than O2's. Os is checked to show
-the opposite, so the test can tell the difference at all."""
+the opposite, so the test can tell the difference at all.
+
+Every variant also carries only code that can run (issue 16): the
+variants are linked with section garbage collection, and a function no
+benchmark reaches would skew the size comparison."""
 from __future__ import annotations
 
 import re
@@ -39,6 +43,7 @@ def hot_path(lines: list[str]) -> list[str]:
 class VariantCode(unittest.TestCase):
     objects: dict[str, Path] = {}
     sizes: dict[str, dict] = {}
+    analyses: dict[str, size.VariantSize] = {}
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -47,6 +52,7 @@ class VariantCode(unittest.TestCase):
         for obj in size.variant_objects():
             v = size.analyze(obj)
             cls.objects[v.name] = obj
+            cls.analyses[v.name] = v
             cls.sizes[v.name] = v.to_dict()
         missing = {'O2', 'Os', 'hybrid'} - set(cls.objects)
         if missing:
@@ -81,6 +87,28 @@ class VariantCode(unittest.TestCase):
         # no alignment padding to speak of (a few nops come from assembly)
         self.assertLess(self.sizes['hybrid']['padding_bytes'],
                         self.sizes['O2']['padding_bytes'] / 100)
+
+    def test_no_unreachable_measured_function(self) -> None:
+        for name, v in self.analyses.items():
+            with self.subTest(variant=name):
+                self.assertEqual(v.unreachable, [], f'{name}: functions no '
+                                 'benchmark reaches are in the variant')
+                self.assertEqual(self.sizes[name]['reachable_text'],
+                                 sum(f.size for f in v.functions.values()))
+
+    def test_cold_parts_after_their_functions(self) -> None:
+        # Function sections must not reorder the layout: the unlikely
+        # parts (NAME.cold) still come after every normal function that
+        # has one, hot code first and cold code last.
+        for name, v in self.analyses.items():
+            cold = [f for f in v.starts if f.endswith('.cold')]
+            parents = [f[:-len('.cold')] for f in cold
+                       if f[:-len('.cold')] in v.starts]
+            if not cold or not parents:
+                continue
+            with self.subTest(variant=name):
+                self.assertLess(max(v.starts[f] for f in parents),
+                                min(v.starts[f] for f in cold))
 
 
 if __name__ == '__main__':
