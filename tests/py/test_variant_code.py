@@ -9,6 +9,7 @@ variants are linked with section garbage collection, and a function no
 benchmark reaches would skew the size comparison."""
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import unittest
@@ -96,6 +97,19 @@ class VariantCode(unittest.TestCase):
                 self.assertEqual(self.sizes[name]['reachable_text'],
                                  sum(f.size for f in v.functions.values()))
 
+    def test_run_functions_before_cold_code(self) -> None:
+        # A benchmark's run() is normal code, never placed among the
+        # cold parts (calib.unlikely's is unlikely_run, whose section
+        # .text.unlikely_run only looks like .text.unlikely.*).
+        for name, v in self.analyses.items():
+            cold = [v.starts[f] for f in v.starts if f.endswith('.cold')]
+            if not cold:
+                continue
+            with self.subTest(variant=name):
+                late = sorted(fn for fn in v.bench_runs.values()
+                              if v.starts[fn] > min(cold))
+                self.assertEqual(late, [])
+
     def test_cold_parts_after_their_functions(self) -> None:
         # Function sections must not reorder the layout: the unlikely
         # parts (NAME.cold) still come after every normal function that
@@ -109,6 +123,29 @@ class VariantCode(unittest.TestCase):
             with self.subTest(variant=name):
                 self.assertLess(max(v.starts[f] for f in parents),
                                 min(v.starts[f] for f in cold))
+
+
+class PlacedText(unittest.TestCase):
+    """Which function sections build_variant.py leaves in place (hot,
+    unlikely, startup) and which it returns to plain .text."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        path = paths.ROOT / 'tools' / 'build' / 'build_variant.py'
+        spec = importlib.util.spec_from_file_location('build_variant', path)
+        assert spec and spec.loader
+        cls.bv = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cls.bv)
+
+    def test_placed_sections(self) -> None:
+        for name in ('.text.hot', '.text.hot.f', '.text.unlikely',
+                     '.text.unlikely.f', '.text.startup.main'):
+            self.assertTrue(self.bv.is_placed_text(name), name)
+
+    def test_functions_named_like_a_placement_are_normal(self) -> None:
+        for name in ('.text.unlikely_run', '.text.hotplug', '.text.startup_x',
+                     '.text.f'):
+            self.assertFalse(self.bv.is_placed_text(name), name)
 
 
 if __name__ == '__main__':

@@ -94,8 +94,13 @@ SECTIONS
 
 # Function sections that keep their own place in the layout: with
 # -ffunction-sections, hot, cold and startup functions are
-# .text.hot.NAME, .text.unlikely.NAME and .text.startup.NAME.
-PLACED_TEXT_PREFIXES = ('.text.hot', '.text.unlikely', '.text.startup')
+# .text.hot.NAME, .text.unlikely.NAME and .text.startup.NAME. (A normal
+# function named unlikely_run is .text.unlikely_run: the dot matters.)
+PLACED_TEXT = ('.text.hot', '.text.unlikely', '.text.startup')
+
+
+def is_placed_text(name: str) -> bool:
+    return any(name == p or name.startswith(p + '.') for p in PLACED_TEXT)
 
 
 def normal_text_sections(obj: Path) -> list[str]:
@@ -107,7 +112,7 @@ def normal_text_sections(obj: Path) -> list[str]:
     names = set()
     for line in out.splitlines():
         m = re.match(r'^\s*\[\s*\d+\]\s+(\.text\.\S+)\s+PROGBITS', line)
-        if m and not m.group(1).startswith(PLACED_TEXT_PREFIXES):
+        if m and not is_placed_text(m.group(1)):
             names.add(m.group(1))
     return sorted(names)
 
