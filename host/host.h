@@ -15,7 +15,6 @@ extern int host_cpu;
 /* Open the hardware events as one group; those that fail are listed
  * with their reason by perf_describe_unavailable(). Returns how many. */
 int perf_init(bool disabled);
-int perf_count(void);
 const char *perf_name(int i);
 int perf_enable(char *err, size_t errlen);
 void perf_disable(void);

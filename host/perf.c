@@ -93,11 +93,6 @@ int perf_init(bool disabled)
 	return nopen;
 }
 
-int perf_count(void)
-{
-	return nopen;
-}
-
 const char *perf_name(int i)
 {
 	return names[i];

@@ -8,7 +8,7 @@
 #include <asm/x86.h>
 #include <kfront/arch.h>
 #include <kfront/compiler.h>
-#include <kfront/stats.h>
+#include <kfront/sort.h>
 
 #define HPET_GCAP_ID		0x000	/* capabilities: period in 63:32 */
 #define HPET_GCAP_COUNT64	(1ULL << 13)

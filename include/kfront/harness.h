@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The measurement harness: runs one benchmark across the selected
  * variants, interleaved, and emits one result record per variant and
- * event group (bench/harness.c). Built once, never per variant. */
+ * event group (bench/harness/harness.c). Built once, never per variant. */
 #ifndef KFRONT_HARNESS_H
 #define KFRONT_HARNESS_H
 
@@ -16,7 +16,7 @@ enum harness_method {
 	METHOD_COUNT,		/* names: harness_method_names (kernel/params.c) */
 };
 
-/* Front-end state of a counted run (bench/harness.c). */
+/* Front-end state of a counted run (bench/harness/harness.c). */
 enum harness_state {
 	STATE_WARM,	/* one unmeasured call of the same variant first */
 	STATE_COLD,	/* straight after the previous variant's run */

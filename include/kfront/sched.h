@@ -22,7 +22,7 @@ struct task;
 /* task->flags */
 #define TIF_NEED_RESCHED	0x0001	/* a wake-up asked for a switch */
 #define PF_KTHREAD		0x0100	/* owns a stack built by kthread_create */
-#define PF_HARNESS		0x0200	/* the caller's context, no own stack */
+#define PF_DRIVER		0x0200	/* the caller's context, no own stack */
 
 #define THREAD_SIZE		(16 * 1024)
 #define TASK_COMM_LEN		16
@@ -182,9 +182,6 @@ void remove_wait_queue(struct wait_queue_head *wq_head,
 		       struct wait_queue_entry *wq_entry);
 void prepare_to_wait(struct wait_queue_head *wq_head,
 		     struct wait_queue_entry *wq_entry, unsigned int state);
-void prepare_to_wait_exclusive(struct wait_queue_head *wq_head,
-			       struct wait_queue_entry *wq_entry,
-			       unsigned int state);
 void finish_wait(struct wait_queue_head *wq_head,
 		 struct wait_queue_entry *wq_entry);
 /* Wake waiters; at most nr_exclusive exclusive ones (0 = all). Returns
@@ -216,26 +213,34 @@ do {									\
 
 /* ---- scheduler ---- */
 
-/* Create one scheduler instance: a run queue plus the harness task that
+/* Create one scheduler instance: a run queue plus the driver task that
  * stands for the caller. NULL when out of memory. */
 struct rq *sched_create(void);
 /* Free the instance and every task still on it (blocked or never run). */
 void sched_destroy(struct rq *rq);
-/* The caller becomes rq's harness task (current = harness) ... */
+/* The caller becomes rq's driver task (current = driver) ... */
 void sched_enter(struct rq *rq);
-/* ... and stops being a task again. Only while the harness is current. */
+/* ... and stops being a task again. Only while the driver is current. */
 void sched_leave(struct rq *rq);
 /*
- * Harness side: sleep until done(arg) is true, letting the threads run,
- * then until every thread has blocked again (sched_harness_settle).
+ * Driver side: sleep until done(arg) is true, letting the threads run,
+ * then until every thread has blocked again (sched_driver_settle).
  * Returns 0, or -EPROTO if the instance stalled (nothing runnable, no
  * timer pending: a lost wake-up in the workload). Between sched_enter()
  * and sched_leave() only.
  */
-int sched_harness_wait(struct rq *rq, struct wait_queue_head *wq,
+int sched_driver_wait(struct rq *rq, struct wait_queue_head *wq,
 		       bool (*done)(void *arg), void *arg);
 /* Yield to the threads until none of them is runnable. 0 or -EPROTO. */
-int sched_harness_settle(struct rq *rq);
+int sched_driver_settle(struct rq *rq);
+/*
+ * Driver side, at teardown (outside sched_enter()): set *stop, wake the
+ * threads with wake(arg) and let them run to their end, so none is left
+ * mid-operation when the instance is destroyed. Does nothing for no
+ * instance, or one that failed: its threads must not run again.
+ */
+void sched_driver_stop(struct rq *rq, bool *stop, void (*wake)(void *arg),
+		       void *arg);
 
 /* What went wrong with an instance, or NULL. */
 const char *sched_error(const struct rq *rq);
@@ -250,7 +255,6 @@ void schedule(void);
 void yield(void);
 int wake_up_process(struct task *p);
 int try_to_wake_up(struct task *p, unsigned int state, int wake_flags);
-void set_user_nice(struct task *p, int nice);
 
 static inline bool need_resched(void)
 {

@@ -15,6 +15,5 @@ struct stats {
 
 /* vals is left unchanged; scratch must hold n values. */
 void stats_compute(const u64 *vals, u64 n, u64 *scratch, struct stats *st);
-void sort_u64(u64 *v, u64 n);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The benchmark suite entry point (bench/suite.c). */
+/* The benchmark suite entry point (bench/harness/suite.c). */
 #ifndef KFRONT_SUITE_H
 #define KFRONT_SUITE_H
 

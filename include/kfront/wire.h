@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The real wire for net.wire_* benchmarks: a real NIC (virtio-net, e1000)
  * and a peer program on the host (peer=ADDR:PORT), offered by the runtime
- * (bench/wire.c) to the measured code through bench_ctx.wire.
+ * (bench/harness/wire.c) to the measured code through bench_ctx.wire.
  *
  * An ops table rather than functions called by name: the benchmark
  * drivers are built into every variant, also for the host harness, where

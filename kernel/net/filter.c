@@ -45,12 +45,6 @@ void nf_chain_destroy(struct net_stack *net)
 	net->filter = NULL;
 }
 
-int net_set_footprint(struct net_stack *net, u32 rules)
-{
-	nf_chain_destroy(net);
-	return nf_chain_init(net, rules);
-}
-
 static void nf_fill_l4(struct nf_pkt *p, const struct sk_buff *skb)
 {
 	const u8 *l4 = skb->data;

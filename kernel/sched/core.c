@@ -38,7 +38,7 @@ static __cold void sched_stack_corrupt(struct rq *rq, struct task *p)
  * Nothing is runnable. With no interrupts, only a timer can change that:
  * jump the virtual clock to the next expiry (a tickless idle). With no
  * timer either, the workload lost a wake-up; hand the CPU back to the
- * harness so it can report that instead of hanging.
+ * driver so it can report that instead of hanging.
  */
 static void sched_idle(struct rq *rq)
 {
@@ -53,9 +53,9 @@ static void sched_idle(struct rq *rq)
 		return;
 	}
 	rq->error = SCHED_ERR_STALL;
-	rq->harness->state = TASK_RUNNING;
-	if (!rq->harness->se.on_rq)
-		activate_task(rq, rq->harness, ENQUEUE_WAKEUP);
+	rq->driver->state = TASK_RUNNING;
+	if (!rq->driver->se.on_rq)
+		activate_task(rq, rq->driver, ENQUEUE_WAKEUP);
 }
 
 static struct task *pick_next_task(struct rq *rq, struct task *prev)
@@ -146,18 +146,6 @@ void yield(void)
 	current->sched_class->yield_task(rq);
 	rq_unlock(rq);
 	schedule();
-}
-
-void set_user_nice(struct task *p, int nice)
-{
-	struct rq *rq = p->rq;
-	bool queued = p->se.on_rq;
-
-	if (queued)
-		deactivate_task(rq, p, 0);
-	sched_set_weight(p, nice);
-	if (queued)
-		activate_task(rq, p, 0);
 }
 
 u64 sched_clock(void)

@@ -48,8 +48,8 @@ struct rq {
 	u32 nr_running;			/* including curr while runnable */
 	unsigned long load_weight;
 	struct task *skip;		/* yielded: pick someone else first */
-	/* the harness task stands for whoever called sched_enter() */
-	struct task *harness;
+	/* the driver task stands for whoever called sched_enter() */
+	struct task *driver;
 	enum sched_err error;
 	u32 next_pid;
 	struct list_head tasks;		/* every task of the instance */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Kernel thread life cycle and scheduler instances (the harness task). */
+/* Kernel thread life cycle and scheduler instances (the driver task). */
 #include <kfront/errno.h>
 #include <kfront/slab.h>
 #include <kfront/string.h>
@@ -114,12 +114,12 @@ struct rq *sched_create(void)
 	timer_wheel_init(&rq->wheel, 0);
 	rq->next_pid = 1;
 
-	/* The harness task is running (it is whoever calls run()), so it
+	/* The driver task is running (it is whoever calls run()), so it
 	 * starts as curr and counts as runnable. */
-	task_init(rq, h, "harness", 0);
-	h->flags = PF_HARNESS;
+	task_init(rq, h, "driver", 0);
+	h->flags = PF_DRIVER;
 	h->state = TASK_RUNNING;
-	rq->harness = h;
+	rq->driver = h;
 	rq->curr = h;
 	activate_task(rq, h, ENQUEUE_NEW);
 	return rq;
@@ -135,13 +135,13 @@ void sched_destroy(struct rq *rq)
 	 * outside the instance points at their stacks. */
 	list_for_each_safe(pos, n, &rq->tasks)
 		put_task_struct(list_entry(pos, struct task, tasks));
-	kfree(rq->harness);
+	kfree(rq->driver);
 	kfree(rq);
 }
 
 void sched_enter(struct rq *rq)
 {
-	struct task *h = rq->harness;
+	struct task *h = rq->driver;
 
 	h->se.exec_start = rq->clock;
 	__current_task = h;
@@ -156,14 +156,26 @@ void sched_leave(struct rq *rq)
  * Yield until every thread has blocked, so a run ends in the same state
  * whatever order the last wake-ups came in.
  */
-int sched_harness_settle(struct rq *rq)
+int sched_driver_settle(struct rq *rq)
 {
 	while (rq->nr_running > 1 && likely(!rq->error))
 		yield();
 	return rq->error ? -EPROTO : 0;
 }
 
-int sched_harness_wait(struct rq *rq, struct wait_queue_head *wq,
+void sched_driver_stop(struct rq *rq, bool *stop, void (*wake)(void *arg),
+		       void *arg)
+{
+	if (!rq || sched_error(rq))
+		return;
+	sched_enter(rq);
+	*stop = true;
+	wake(arg);
+	sched_driver_settle(rq);
+	sched_leave(rq);
+}
+
+int sched_driver_wait(struct rq *rq, struct wait_queue_head *wq,
 		       bool (*done)(void *arg), void *arg)
 {
 	struct wait_queue_entry wait;
@@ -181,5 +193,5 @@ int sched_harness_wait(struct rq *rq, struct wait_queue_head *wq,
 		schedule();
 	}
 	finish_wait(wq, &wait);
-	return ret ? ret : sched_harness_settle(rq);
+	return ret ? ret : sched_driver_settle(rq);
 }

@@ -34,16 +34,6 @@ void prepare_to_wait(struct wait_queue_head *wq_head,
 	set_current_state(state);
 }
 
-void prepare_to_wait_exclusive(struct wait_queue_head *wq_head,
-			       struct wait_queue_entry *wq_entry,
-			       unsigned int state)
-{
-	wq_entry->flags |= WQ_FLAG_EXCLUSIVE;
-	if (list_empty(&wq_entry->entry))
-		list_add_tail(&wq_entry->entry, &wq_head->head);
-	set_current_state(state);
-}
-
 void finish_wait(struct wait_queue_head *wq_head,
 		 struct wait_queue_entry *wq_entry)
 {

@@ -16,7 +16,7 @@ from kfront.wirepeer import WirePeer
 from tests.boot.test_boot import records as all_records
 
 BOOT_TIMEOUT = 240.0
-STREAM_SEND = 16384             # bench/net_wire_stream.c WIRE_STREAM_SEND
+STREAM_SEND = 16384             # bench/workloads/net_wire_stream.c WIRE_STREAM_SEND
 GUEST = ['ip=10.0.2.15/24', 'gw=10.0.2.2']
 
 

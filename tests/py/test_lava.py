@@ -101,7 +101,7 @@ class TestMonitorPatterns(unittest.TestCase):
                       monitor_cases((FIXTURES / 'real_panic.log').read_text()))
 
     def test_record_shapes_of_the_kernel(self) -> None:
-        # Shapes the kernel emits (bench/harness.c, kernel/panic.c) that the
+        # Shapes the kernel emits (bench/harness/harness.c, kernel/panic.c) that the
         # QEMU fixtures lack: errors, footprints, PMU groups.
         lines = [
             make_line(4, {'t': 'error', 'bench': 'net.udp_rr', 'variant': 'O2',

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Host test of the harness's run order (bench/harness.c) with fake
+/* Host test of the harness's run order (bench/harness/harness.c) with fake
  * counters that record every benchmark call and whether it was inside a
  * measured region: in the warm state an unmeasured call of the same
  * variant precedes every counted run, the rotation puts every variant in

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 /* Included, not linked, so the tests can reach the private state. */
-#include "../../bench/mix_tcp_rr_wakeup.c"
+#include "../../bench/workloads/mix_tcp_rr_wakeup.c"
 #include "../../kernel/sched/sched.h"	/* struct rq: the server task */
 #include "check.h"
 

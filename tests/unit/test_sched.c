@@ -7,7 +7,7 @@
 #include "../../kernel/sched/sched.h"
 #include "check.h"
 
-/* ---- context switch: two threads and the harness take turns ---- */
+/* ---- context switch: two threads and the driver take turns ---- */
 
 static char trace[64];
 static int trace_len;
@@ -59,15 +59,15 @@ static void test_switch(void)
 	wake_up_new_task(ta);
 	wake_up_new_task(tb);
 	sched_enter(rq);
-	/* The harness is the third in the ring; it takes its turns here. */
+	/* The driver is the third in the ring; it takes its turns here. */
 	for (int r = 0; r < 3; r++) {
-		ret = sched_harness_wait(rq, &turn_wq, turns_done, &remaining);
+		ret = sched_driver_wait(rq, &turn_wq, turns_done, &remaining);
 		CHECK(ret == 0);
 		trace[trace_len++] = 'h';
 		turn = 0;
 		wake_up_all(&turn_wq);
 	}
-	ret = sched_harness_settle(rq);
+	ret = sched_driver_settle(rq);
 	sched_leave(rq);
 	CHECK(ret == 0);
 	trace[trace_len] = '\0';
@@ -104,10 +104,10 @@ static void test_rq_order(void)
 	for (n = rb_first_cached(&rq->tasks_timeline); n; n = rb_next(n), i++)
 		CHECK(n == &t[order[i]]->se.run_node);
 	CHECK(i == ARRAY_SIZE(vr));
-	/* The harness (curr) is outside the tree; picking takes the leftmost. */
-	rq->harness->se.vruntime = 10000;
+	/* The driver (curr) is outside the tree; picking takes the leftmost. */
+	rq->driver->se.vruntime = 10000;
 	{
-		struct task *p = fair_sched_class.pick_next_task(rq, rq->harness);
+		struct task *p = fair_sched_class.pick_next_task(rq, rq->driver);
 
 		CHECK(p == t[1]);
 		/* Picked entities leave the tree. */
@@ -149,13 +149,13 @@ static void test_weights(void)
 	wake_up_new_task(a);
 	wake_up_new_task(b);
 	sched_enter(rq);
-	/* The harness yields: the spinners compete by vruntime. */
+	/* The driver yields: the spinners compete by vruntime. */
 	for (i = 0; i < 4000; i++)
 		yield();
 	spin_stop = true;
-	CHECK(sched_harness_settle(rq) == 0);
+	CHECK(sched_driver_settle(rq) == 0);
 	sched_leave(rq);
-	/* 1024 / 336 = 3.05; allow for the harness's share and rounding. */
+	/* 1024 / 336 = 3.05; allow for the driver's share and rounding. */
 	CHECK(spins[0] * 100 > spins[1] * 280 && spins[0] * 100 < spins[1] * 330);
 	sched_destroy(rq);
 }
@@ -170,7 +170,7 @@ static void test_preempt(void)
 
 	sched_enter(rq);
 	rq->min_vruntime = base;
-	rq->harness->se.vruntime = base + 10000;
+	rq->driver->se.vruntime = base + 10000;
 	near = kthread_create(rq, NULL, NULL, "near", 0);
 	far = kthread_create(rq, NULL, NULL, "far", 0);
 	heavy = kthread_create(rq, NULL, NULL, "heavy", -10);
@@ -181,15 +181,15 @@ static void test_preempt(void)
 	heavy->se.vruntime = base + 10000 - 3000;
 
 	CHECK(try_to_wake_up(near, TASK_NORMAL, 0) == 1);
-	CHECK(!(rq->harness->flags & TIF_NEED_RESCHED));
+	CHECK(!(rq->driver->flags & TIF_NEED_RESCHED));
 	CHECK(near->se.on_rq && near->state == TASK_RUNNING);
 	CHECK(try_to_wake_up(near, TASK_NORMAL, 0) == 0);	/* already awake */
 	CHECK(try_to_wake_up(far, TASK_NORMAL, 0) == 1);
-	CHECK(rq->harness->flags & TIF_NEED_RESCHED);
-	rq->harness->flags &= ~TIF_NEED_RESCHED;
+	CHECK(rq->driver->flags & TIF_NEED_RESCHED);
+	rq->driver->flags &= ~TIF_NEED_RESCHED;
 	CHECK(try_to_wake_up(heavy, TASK_NORMAL, 0) == 1);
-	CHECK(rq->harness->flags & TIF_NEED_RESCHED);
-	rq->harness->flags &= ~TIF_NEED_RESCHED;
+	CHECK(rq->driver->flags & TIF_NEED_RESCHED);
+	rq->driver->flags &= ~TIF_NEED_RESCHED;
 	CHECK(rq->stats.nr_preempt == 2);
 
 	/* A long sleeper is placed at most half a latency behind. */
@@ -271,22 +271,22 @@ static void test_wait_event(void)
 		wake_up_new_task(kthread_create(rq, waiter_thread, &wants[i],
 						"w", 0));
 	sched_enter(rq);
-	CHECK(sched_harness_settle(rq) == 0);
+	CHECK(sched_driver_settle(rq) == 0);
 	CHECK(rq->nr_running == 1 && ev_woke == 0);
 	ev_value = 2;
 	wake_up_all(&ev_wq);
-	CHECK(sched_harness_settle(rq) == 0);
+	CHECK(sched_driver_settle(rq) == 0);
 	CHECK(ev_woke == 2);
 	ev_value = 3;
 	wake_up(&ev_wq);
-	CHECK(sched_harness_settle(rq) == 0);
+	CHECK(sched_driver_settle(rq) == 0);
 	CHECK(all_woke(&three));
 	sched_leave(rq);
 	CHECK(list_empty(&rq->tasks));
 	sched_destroy(rq);
 }
 
-/* A thread that waits forever: the harness must get an error, not hang,
+/* A thread that waits forever: the driver must get an error, not hang,
  * and destroying the instance must free the sleeper. */
 static bool never(void *arg)
 {
@@ -303,7 +303,7 @@ static void test_stall(void)
 	ev_value = 0;
 	wake_up_new_task(kthread_create(rq, waiter_thread, &forever, "w", 0));
 	sched_enter(rq);
-	ret = sched_harness_wait(rq, &ev_wq, never, NULL);
+	ret = sched_driver_wait(rq, &ev_wq, never, NULL);
 	sched_leave(rq);
 	CHECK(ret == -EPROTO);
 	CHECK(sched_error(rq) != NULL);
@@ -492,9 +492,9 @@ static void test_sleep(void)
 	for (i = 0; i < 4; i++)
 		wake_up_new_task(kthread_create(rq, sleep_thread, &s[i], "z", 0));
 	sched_enter(rq);
-	/* The harness sleeps too, on a queue only the timers' effects
+	/* The driver sleeps too, on a queue only the timers' effects
 	 * end: it is woken by nobody, so only sleepers_done can end it. */
-	CHECK(sched_harness_wait(rq, &never_woken, sleepers_done, NULL) ==
+	CHECK(sched_driver_wait(rq, &never_woken, sleepers_done, NULL) ==
 	      -EPROTO);
 	sched_leave(rq);
 	/* Without a waker the stall path returned control; by then every

@@ -5,9 +5,9 @@
 #include <string.h>
 /* The benchmark sources are included, not linked, so the tests can reach
  * their private state to inject faults. */
-#include "../../bench/sched_ctxsw.c"
-#include "../../bench/sched_pipe.c"
-#include "../../bench/sched_chat.c"
+#include "../../bench/workloads/sched_ctxsw.c"
+#include "../../bench/workloads/sched_pipe.c"
+#include "../../bench/workloads/sched_chat.c"
 #include "check.h"
 
 static const u64 run_iters[] = { 300, 1, 0, 517 };
@@ -98,7 +98,7 @@ static void test_ctxsw_switches(void)
 	sched_get_stats(c->rq, &before);
 	CHECK(ctxsw_run(&ctx, 1000) == 0);
 	sched_get_stats(c->rq, &after);
-	/* 1000 passes, plus the harness's hand-off and return. */
+	/* 1000 passes, plus the driver's hand-off and return. */
 	CHECK(after.nr_switches - before.nr_switches >= 1000 &&
 	      after.nr_switches - before.nr_switches <= 1004);
 	CHECK(c->end == 1000);

@@ -3,10 +3,14 @@
 """Build one compiler variant of the measured code as a single object.
 
 Every measured source is compiled with the variant's compiler and flags,
-the objects are linked with `ld -r` under a script that puts the variant's
-code, constants and data in sections of their own (.variant.NN.NAME.*),
-in the order a kernel uses (hot, normal, unlikely), and then every symbol
-is made local except the variant descriptor, renamed kfront_variant_NN.
+each function and object in a section of its own, and the objects are
+linked in two `ld -r` passes. The first collects garbage: only what the
+variant descriptor reaches (through calls, addresses and data) stays, so
+the variant carries no dead code (the runtime has its own copies of what
+it uses). The second puts the variant's code, constants and data in
+sections of their own (.variant.NN.NAME.*), in the order a kernel uses
+(hot, normal, unlikely). Then every symbol is made local except the
+variant descriptor, renamed kfront_variant_NN.
 So variants can all define memcpy or tcp_rcv without clashing, and no
 variant can call into another.
 
@@ -15,6 +19,7 @@ variant can call into another.
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import subprocess
 import sys
@@ -71,6 +76,62 @@ def write_entry(path: Path, name: str, ccver: str, flags: str, benches: list[str
         '};\n')
 
 
+# Every function and data object in a section of its own, so the linker
+# can drop each one nothing reaches.
+SECTION_FLAGS = ['-ffunction-sections', '-fdata-sections']
+
+# The symbol every variant is reached through (write_entry).
+DESCRIPTOR = 'kfront_variant'
+
+# Garbage collection keeps what the descriptor reaches, and the exception
+# table, which nothing references but the kernel's fault handler reads.
+GC_SCRIPT = """/* Generated: keep the exception table through garbage collection. */
+SECTIONS
+{
+	__ex_table : { KEEP(*(__ex_table)) }
+}
+"""
+
+# Function sections that keep their own place in the layout: with
+# -ffunction-sections, hot, cold and startup functions are
+# .text.hot.NAME, .text.unlikely.NAME and .text.startup.NAME. (A normal
+# function named unlikely_run is .text.unlikely_run: the dot matters.)
+PLACED_TEXT = ('.text.hot', '.text.unlikely', '.text.startup')
+
+
+def is_placed_text(name: str) -> bool:
+    return any(name == p or name.startswith(p + '.') for p in PLACED_TEXT)
+
+
+def normal_text_sections(obj: Path) -> list[str]:
+    """The .text.NAME sections of normal functions, which the layout
+    script must see as plain .text: its .text.* pattern would also take
+    the unlikely ones, and order them among the normal code."""
+    out = subprocess.run(['readelf', '-S', '-W', str(obj)], capture_output=True,
+                         text=True, check=True).stdout
+    names = set()
+    for line in out.splitlines():
+        m = re.match(r'^\s*\[\s*\d+\]\s+(\.text\.\S+)\s+PROGBITS', line)
+        if m and not is_placed_text(m.group(1)):
+            names.add(m.group(1))
+    return sorted(names)
+
+
+def collect_garbage(objs: list[str], work: Path) -> Path:
+    """One relocatable object of what the descriptor reaches, its normal
+    functions back in plain .text sections."""
+    script = work / 'gc.ld'
+    script.write_text(GC_SCRIPT)
+    reached = work / 'reached.o'
+    run(['ld', '-r', '--gc-sections', '-u', DESCRIPTOR, '-T', str(script),
+         '-o', str(reached), *objs])
+    renamed = work / 'reached_text.o'
+    run(['objcopy', *[f'--rename-section={name}=.text'
+                      for name in normal_text_sections(reached)],
+         str(reached), str(renamed)])
+    return renamed
+
+
 def linker_script(tag: str) -> str:
     return f"""/* Generated: one variant's sections, hot code first, cold code last. */
 SECTIONS
@@ -121,7 +182,8 @@ def build(args: argparse.Namespace) -> int:
             run(['nasm', '-f', 'elf64', '-Wall', '-MD', str(dfile), '-o', str(obj), src])
         else:
             kernel_flags = [f for f in base if not (is_clang and f in GCC_ONLY)]
-            cmd = [args.cc, *kernel_flags, *(CLANG_EXTRA if is_clang else []), *flags,
+            cmd = [args.cc, *kernel_flags, *(CLANG_EXTRA if is_clang else []),
+                   *SECTION_FLAGS, *flags,
                    f'-DKFRONT_VARIANT={c_string(args.name)}',
                    '-MD', '-MF', str(dfile), '-c', src, '-o', str(obj)]
             run(cmd)
@@ -130,10 +192,11 @@ def build(args: argparse.Namespace) -> int:
     script = work / 'variant.ld'
     script.write_text(linker_script(tag))
     combined = work / 'combined.o'
-    run(['ld', '-r', '-T', str(script), '-o', str(combined), *objs])
+    run(['ld', '-r', '-T', str(script), '-o', str(combined),
+         str(collect_garbage(objs, work))])
     localised = work / 'localised.o'
-    run(['objcopy', '--keep-global-symbol=kfront_variant', str(combined), str(localised)])
-    run(['objcopy', f'--redefine-sym=kfront_variant=kfront_variant_{args.index:02d}',
+    run(['objcopy', f'--keep-global-symbol={DESCRIPTOR}', str(combined), str(localised)])
+    run(['objcopy', f'--redefine-sym={DESCRIPTOR}={DESCRIPTOR}_{args.index:02d}',
          str(localised), args.out])
     if args.depfile:
         uniq = sorted(set(deps) | set(args.sources))

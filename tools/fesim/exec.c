@@ -73,6 +73,17 @@ int models_init(void)
 	return 0;
 }
 
+void models_free(void)
+{
+	int i;
+
+	for (i = 0; i < fs.n_models; i++) {
+		lru_free(&fs.models[i].l1i);
+		lru_free(&fs.models[i].itlb);
+		uop_free(&fs.models[i].uop);
+	}
+}
+
 static void models_flush(void)
 {
 	int i;

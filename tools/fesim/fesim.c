@@ -218,15 +218,14 @@ static void summary(void)
 
 static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
-	if (!fs.out_path) {
+	if (!fs.out_path)
 		summary();
-		return;
-	}
-	if (output_write(fs.out_path))
+	else if (output_write(fs.out_path))
 		fesim_error("fesim: cannot write the output file\n");
 	fs.out_path = NULL;
 	free(out_path_copy);
 	out_path_copy = NULL;
+	models_free();
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

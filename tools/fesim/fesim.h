@@ -179,6 +179,8 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 void tb_exec(unsigned int vcpu, void *udata);
 void totals(struct counters *tot);
 int models_init(void);
+/* Frees what models_init() allocated (at plugin exit). */
+void models_free(void);
 
 /* output.c */
 int output_write(const char *path);

@@ -12,10 +12,12 @@ calls through function pointers are not followed).
 *Reachable text* is the code that can run at all: the functions reachable
 from the variant's descriptor (its benchmark table, their setup, run and
 teardown) through every reference: direct calls and jumps, function
-addresses taken in code, and pointers stored in data (ops tables). The
-rest is dead code that the variant still carries, since variants are linked
-with `ld -r` and no section garbage collection; reporting both keeps a dead
-function from skewing the size comparison silently.
+addresses taken in code, and pointers stored in data (ops tables).
+Variants are linked with section garbage collection
+(tools/build/build_variant.py), so reachable and total text should agree
+but for the padding between functions; reporting both keeps a dead
+function from skewing the size comparison silently, should the build
+ever keep one.
 """
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ MEDIAN_SE_FACTOR = 1.2533
 def median(xs: Sequence[float]) -> float:
     """The median; for an even count the lower of the two middle values.
 
-    The kernel (bench/stats.c) and the host harness take the same one, so a
+    The kernel (bench/harness/stats.c) and the host harness take the same one, so a
     median is always a value that was measured and the host's figure equals
     the kernel's for integer counts (docs/statistics.md)."""
     if not xs:

@@ -9,7 +9,7 @@ this peer listens. Each connection begins with one line naming its role:
     TCP_RR: every byte received is answered at once with its complement.
 ``stream TOKEN SEED LEN``
     TCP_STREAM: the bytes are read, counted and checked against the
-    pattern kfront sends (bench/net_common.c netbench_fill(LEN, SEED),
+    pattern kfront sends (bench/workloads/net_common.c netbench_fill(LEN, SEED),
     repeated).
 ``sync TOKEN``
     For each line ``TOTAL`` the stream TOKEN's connection has read

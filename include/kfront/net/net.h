@@ -113,8 +113,7 @@ void net_timer_del(struct net_timer *t);
  * back through the RX ring like any frame (tests, fuzzing). */
 int net_rx_frame(struct net_stack *net, const void *frame, u32 len);
 
-/* Packet-filter chain length (the footprint knob). */
-int net_set_footprint(struct net_stack *net, u32 rules);
+/* The packet-filter chain (the footprint knob). */
 u32 net_filter_rule_count(void);
 u64 net_filter_digest(const struct net_stack *net);
 

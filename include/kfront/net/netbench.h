@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared scaffolding of the net.* benchmarks (bench/net_*.c): a stack per
+/* Shared scaffolding of the net.* benchmarks (bench/workloads/net_*.c): a stack per
  * instance, connected socket pairs, payload patterns, verification. */
 #ifndef KFRONT_NET_NETBENCH_H
 #define KFRONT_NET_NETBENCH_H
@@ -29,6 +29,8 @@ int netbench_init(struct bench_ctx *ctx, struct netbench *nb, u32 buf_len);
 int netbench_tcp_connect(struct bench_ctx *ctx, struct netbench *nb);
 int netbench_udp_pair(struct bench_ctx *ctx, struct netbench *nb);
 void netbench_destroy(struct netbench *nb);
+/* bench_desc.teardown of a state that starts with its struct netbench. */
+void netbench_teardown(struct bench_ctx *ctx);
 
 /* Fills buf with a pattern that depends on seed (a stream offset or a
  * message number), so the receiver can check every byte. */

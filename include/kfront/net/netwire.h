@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shared scaffolding of the net.wire_* benchmarks (bench/net_wire_*.c):
+/* Shared scaffolding of the net.wire_* benchmarks (bench/workloads/net_wire_*.c):
  * one stack per variant on its share of the real NIC, connections to the
  * host peer (tools/kfront/wirepeer.py), and waits that poll the card and
  * run the stack's timers on wall-clock time, with a deadline.
@@ -39,6 +39,8 @@ int netwire_connect(struct bench_ctx *ctx, struct netwire *nw, int i,
 /* Closes the connections (waiting for the peer to see the FINs), then
  * frees the stack and the link. */
 void netwire_destroy(struct netwire *nw);
+/* bench_desc.teardown of a state that starts with its struct netwire. */
+void netwire_teardown(struct bench_ctx *ctx);
 
 /* One look at the card, and the stack's clock brought up to date. */
 void netwire_poll(struct netwire *nw);

@@ -2,6 +2,7 @@
 /* net.udp_stream: netperf UDP_STREAM over the loopback NIC: MTU-sized
  * datagrams (no fragmentation), one operation per send; the receiver
  * drains in batches and checks order and payload. */
+#include <kfront/compiler.h>
 #include <kfront/errno.h>
 #include <kfront/slab.h>
 #include <kfront/string.h>
@@ -19,6 +20,9 @@ struct udp_stream {
 	u64 next_rx;		/* sequence number expected next */
 	sum16 window_csum[UDP_STREAM_WINDOWS];
 };
+
+/* netbench_teardown() frees the state through its nb. */
+BUILD_BUG_ON(offsetof(struct udp_stream, nb) != 0);
 
 static inline u32 dgram_offset(u64 seq)
 {
@@ -130,17 +134,6 @@ static int udp_stream_run(struct bench_ctx *ctx, u64 iters)
 	return netbench_run_end(ctx, nb);
 }
 
-static void udp_stream_teardown(struct bench_ctx *ctx)
-{
-	struct udp_stream *us = ctx->priv;
-
-	if (!us)
-		return;
-	netbench_destroy(&us->nb);
-	kfree(us);
-	ctx->priv = NULL;
-}
-
 const struct bench_desc bench_net_udp_stream = {
 	.name = "net.udp_stream",
 	.op = "send",
@@ -149,5 +142,5 @@ const struct bench_desc bench_net_udp_stream = {
 	.quick_iters = 2000,
 	.setup = udp_stream_setup,
 	.run = udp_stream_run,
-	.teardown = udp_stream_teardown,
+	.teardown = netbench_teardown,
 };

@@ -9,13 +9,13 @@
 #include <kfront/net/netbench.h>
 
 /*
- * The client is the harness context itself, not a thread of its own. The
- * harness is a task of the instance between sched_enter() and
+ * The client is the benchmark driver itself, not a thread of its own. The
+ * driver is a task of the instance between sched_enter() and
  * sched_leave(), so it can sleep on a wait queue like any thread: it
  * stands for the netperf process, blocked in recv() until its socket's
  * data_ready wakes it. A client thread would add a start/finish handshake
- * with the harness per run and nothing to the per-transaction path, and
- * sched_harness_wait() gives the harness stall detection for free: a lost
+ * with the driver per run and nothing to the per-transaction path, and
+ * sched_driver_wait() gives the driver stall detection for free: a lost
  * wake-up ends the run with an error instead of hanging the machine.
  */
 
@@ -40,7 +40,7 @@ struct rr_wakeup {
 	struct netbench nb;
 	struct rq *rq;
 	struct rrw_side server;		/* the server thread sleeps here */
-	struct rrw_side client;		/* the harness sleeps here */
+	struct rrw_side client;		/* the driver sleeps here */
 	u64 seq;			/* next request the client sends */
 	u64 server_seq;			/* next request the server expects */
 	u64 req_sum;			/* running sums: catch reordering */
@@ -142,7 +142,7 @@ static __cold int rrw_sched_fail(struct bench_ctx *ctx, struct rr_wakeup *w)
 
 /*
  * Send the request, sleep until the response's data_ready wakes us, read
- * it. sched_harness_wait() also lets the server finish and block again,
+ * it. sched_driver_wait() also lets the server finish and block again,
  * so every request finds it asleep: one wake-up per transaction.
  */
 static int rrw_transaction(struct bench_ctx *ctx, struct rr_wakeup *w)
@@ -156,7 +156,7 @@ static int rrw_transaction(struct bench_ctx *ctx, struct rr_wakeup *w)
 		return netbench_fail(ctx, "tcp_rr_wakeup request send",
 				     (u64)n, 1);
 	cond_resched();
-	if (unlikely(sched_harness_wait(w->rq, &w->client.wq,
+	if (unlikely(sched_driver_wait(w->rq, &w->client.wq,
 					rrw_response_ready, w)))
 		return rrw_sched_fail(ctx, w);
 	n = sock_recv(sk, &got, 1);
@@ -257,19 +257,22 @@ static int rrw_run(struct bench_ctx *ctx, u64 iters)
 }
 
 /* Stop the server thread where it sleeps, then close the connection. */
+/* The server thread waits on its queue, so it sees w->stop. */
+static void rrw_wake_server(void *arg)
+{
+	struct rr_wakeup *w = arg;
+
+	wake_up(&w->server.wq);
+}
+
 static void rrw_teardown(struct bench_ctx *ctx)
 {
 	struct rr_wakeup *w = ctx->priv;
 
 	if (!w)
 		return;
-	if (w->rq && w->live && !sched_error(w->rq)) {
-		sched_enter(w->rq);
-		w->stop = true;
-		wake_up(&w->server.wq);
-		sched_harness_settle(w->rq);
-		sched_leave(w->rq);
-	}
+	if (w->live)
+		sched_driver_stop(w->rq, &w->stop, rrw_wake_server, w);
 	sched_destroy(w->rq);
 	/* The close handshake must not call into a dead scheduler. */
 	if (w->nb.client)
@@ -311,7 +314,7 @@ static int rrw_start_server(struct bench_ctx *ctx, struct rr_wakeup *w)
 	wake_up_new_task(server);
 	w->live = true;
 	sched_enter(w->rq);
-	err = sched_harness_settle(w->rq);
+	err = sched_driver_settle(w->rq);
 	sched_leave(w->rq);
 	if (unlikely(err))
 		snprintf(ctx->err, sizeof(ctx->err), "tcp_rr_wakeup: %s",

@@ -82,17 +82,6 @@ static int wire_rr_run(struct bench_ctx *ctx, u64 iters)
 	return netwire_run_end(ctx, nw);
 }
 
-static void wire_rr_teardown(struct bench_ctx *ctx)
-{
-	struct netwire *nw = ctx->priv;
-
-	if (!nw)
-		return;
-	netwire_destroy(nw);
-	kfree(nw);
-	ctx->priv = NULL;
-}
-
 const struct bench_desc bench_net_wire_rr = {
 	.name = "net.wire_rr",
 	.op = "transaction",
@@ -101,5 +90,5 @@ const struct bench_desc bench_net_wire_rr = {
 	.quick_iters = 200,
 	.setup = wire_rr_setup,
 	.run = wire_rr_run,
-	.teardown = wire_rr_teardown,
+	.teardown = netwire_teardown,
 };

@@ -5,6 +5,7 @@
  * benchmarks drive is the variant's own copy. */
 #include <kfront/errno.h>
 #include <kfront/printk.h>
+#include <kfront/slab.h>
 #include <kfront/string.h>
 #include <kfront/net/byteorder.h>
 #include <kfront/net/netbench.h>
@@ -237,4 +238,17 @@ void netwire_destroy(struct netwire *nw)
 	if (nw->ops)
 		nw->ops->link_close(&nw->link);
 	memset(nw, 0, sizeof(*nw));
+}
+
+/* The teardown of every net.wire_* benchmark: ctx->priv is one allocation
+ * that starts with its struct netwire, as in netbench_teardown(). */
+void netwire_teardown(struct bench_ctx *ctx)
+{
+	struct netwire *nw = ctx->priv;
+
+	if (!nw)
+		return;
+	netwire_destroy(nw);
+	kfree(nw);
+	ctx->priv = NULL;
 }

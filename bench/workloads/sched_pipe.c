@@ -197,7 +197,7 @@ static int pipe_bench_run(struct bench_ctx *ctx, u64 iters)
 	pb->gen++;
 	sched_enter(pb->rq);
 	wake_up(&pb->start_wq);
-	ret = sched_harness_wait(pb->rq, &pb->done_wq, pipe_bench_done, pb);
+	ret = sched_driver_wait(pb->rq, &pb->done_wq, pipe_bench_done, pb);
 	sched_leave(pb->rq);
 	if (unlikely(ret)) {
 		snprintf(ctx->err, sizeof(ctx->err), "pipe: %s",
@@ -207,19 +207,21 @@ static int pipe_bench_run(struct bench_ctx *ctx, u64 iters)
 	return pipe_bench_verify(ctx, pb);
 }
 
+/* Both threads wait for their start, so they see pb->stop. */
+static void pipe_bench_wake(void *arg)
+{
+	struct pipe_bench *pb = arg;
+
+	wake_up(&pb->start_wq);
+}
+
 static void pipe_bench_teardown(struct bench_ctx *ctx)
 {
 	struct pipe_bench *pb = ctx->priv;
 
 	if (!pb)
 		return;
-	if (pb->rq && !sched_error(pb->rq)) {
-		sched_enter(pb->rq);
-		pb->stop = true;
-		wake_up(&pb->start_wq);
-		sched_harness_settle(pb->rq);
-		sched_leave(pb->rq);
-	}
+	sched_driver_stop(pb->rq, &pb->stop, pipe_bench_wake, pb);
 	sched_destroy(pb->rq);
 	pipe_release(&pb->ping);
 	pipe_release(&pb->pong);
@@ -254,7 +256,7 @@ static int pipe_bench_setup(struct bench_ctx *ctx)
 	wake_up_new_task(server);
 	pb->live = 2;
 	sched_enter(pb->rq);
-	ret = sched_harness_settle(pb->rq);
+	ret = sched_driver_settle(pb->rq);
 	sched_leave(pb->rq);
 	if (likely(!ret))
 		return 0;

@@ -6,6 +6,7 @@
  * on a second connection ("sync"), so the time is the stream's, not the
  * send buffer's. The time also holds the emulated card, QEMU's user-mode
  * network and the host peer (records say "wire"). */
+#include <kfront/compiler.h>
 #include <kfront/errno.h>
 #include <kfront/printk.h>
 #include <kfront/slab.h>
@@ -23,6 +24,9 @@ struct wire_stream {
 	u64 sent;		/* bytes since set-up */
 	u8 buf[WIRE_STREAM_SEND];
 };
+
+/* netwire_teardown() frees the state through its nw. */
+BUILD_BUG_ON(offsetof(struct wire_stream, nw) != 0);
 
 static int wire_stream_setup(struct bench_ctx *ctx)
 {
@@ -105,17 +109,6 @@ static int wire_stream_run(struct bench_ctx *ctx, u64 iters)
 	return netwire_run_end(ctx, &ws->nw);
 }
 
-static void wire_stream_teardown(struct bench_ctx *ctx)
-{
-	struct wire_stream *ws = ctx->priv;
-
-	if (!ws)
-		return;
-	netwire_destroy(&ws->nw);
-	kfree(ws);
-	ctx->priv = NULL;
-}
-
 const struct bench_desc bench_net_wire_stream = {
 	.name = "net.wire_stream",
 	.op = "16 KiB send",
@@ -124,5 +117,5 @@ const struct bench_desc bench_net_wire_stream = {
 	.quick_iters = 32,
 	.setup = wire_stream_setup,
 	.run = wire_stream_run,
-	.teardown = wire_stream_teardown,
+	.teardown = netwire_teardown,
 };

@@ -2,6 +2,7 @@
 /* net.tcp_stream: netperf TCP_STREAM over the loopback NIC: 16 KiB sends
  * (MSS segmentation, checksums, copies); one operation is one send, which
  * the receiver drains and verifies. */
+#include <kfront/compiler.h>
 #include <kfront/errno.h>
 #include <kfront/slab.h>
 #include <kfront/string.h>
@@ -17,6 +18,9 @@ struct tcp_stream {
 	u32 size;
 	sum16 window_csum[STREAM_WINDOWS];
 };
+
+/* netbench_teardown() frees the state through its nb. */
+BUILD_BUG_ON(offsetof(struct tcp_stream, nb) != 0);
 
 static inline u32 stream_offset(u64 op)
 {
@@ -117,17 +121,6 @@ static int tcp_stream_run(struct bench_ctx *ctx, u64 iters)
 	return netbench_run_end(ctx, nb);
 }
 
-static void tcp_stream_teardown(struct bench_ctx *ctx)
-{
-	struct tcp_stream *ts = ctx->priv;
-
-	if (!ts)
-		return;
-	netbench_destroy(&ts->nb);
-	kfree(ts);
-	ctx->priv = NULL;
-}
-
 const struct bench_desc bench_net_tcp_stream = {
 	.name = "net.tcp_stream",
 	.op = "send",
@@ -136,5 +129,5 @@ const struct bench_desc bench_net_tcp_stream = {
 	.quick_iters = 400,
 	.setup = tcp_stream_setup,
 	.run = tcp_stream_run,
-	.teardown = tcp_stream_teardown,
+	.teardown = netbench_teardown,
 };

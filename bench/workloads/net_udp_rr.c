@@ -83,17 +83,6 @@ static int udp_rr_run(struct bench_ctx *ctx, u64 iters)
 	return netbench_run_end(ctx, nb);
 }
 
-static void udp_rr_teardown(struct bench_ctx *ctx)
-{
-	struct netbench *nb = ctx->priv;
-
-	if (!nb)
-		return;
-	netbench_destroy(nb);
-	kfree(nb);
-	ctx->priv = NULL;
-}
-
 const struct bench_desc bench_net_udp_rr = {
 	.name = "net.udp_rr",
 	.op = "transaction",
@@ -102,5 +91,5 @@ const struct bench_desc bench_net_udp_rr = {
 	.quick_iters = 2000,
 	.setup = udp_rr_setup,
 	.run = udp_rr_run,
-	.teardown = udp_rr_teardown,
+	.teardown = netbench_teardown,
 };

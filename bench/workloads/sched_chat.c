@@ -247,7 +247,7 @@ static int chat_run(struct bench_ctx *ctx, u64 iters)
 	c->gen++;
 	sched_enter(c->rq);
 	wake_up_all(&c->start_wq);
-	ret = sched_harness_wait(c->rq, &c->done_wq, chat_done, c);
+	ret = sched_driver_wait(c->rq, &c->done_wq, chat_done, c);
 	sched_leave(c->rq);
 	if (unlikely(ret)) {
 		snprintf(ctx->err, sizeof(ctx->err), "chat: %s",
@@ -257,22 +257,24 @@ static int chat_run(struct bench_ctx *ctx, u64 iters)
 	return chat_verify(ctx, c);
 }
 
+/* Every thread, wherever it waits, so it sees c->stop. */
+static void chat_wake_all(void *arg)
+{
+	struct chat *c = arg;
+	u32 i;
+
+	wake_up_all(&c->start_wq);
+	for (i = 0; c->members && i < c->rooms * c->per_room; i++)
+		wake_up(&c->members[i].rd_wait);
+}
+
 static void chat_teardown(struct bench_ctx *ctx)
 {
 	struct chat *c = ctx->priv;
-	u32 i;
 
 	if (!c)
 		return;
-	if (c->rq && !sched_error(c->rq)) {
-		sched_enter(c->rq);
-		c->stop = true;
-		wake_up_all(&c->start_wq);
-		for (i = 0; c->members && i < c->rooms * c->per_room; i++)
-			wake_up(&c->members[i].rd_wait);
-		sched_harness_settle(c->rq);
-		sched_leave(c->rq);
-	}
+	sched_driver_stop(c->rq, &c->stop, chat_wake_all, c);
 	sched_destroy(c->rq);
 	kfree(c->members);
 	kfree(c);
@@ -327,7 +329,7 @@ static int chat_setup(struct bench_ctx *ctx)
 			goto fail;
 	}
 	sched_enter(c->rq);
-	ret = sched_harness_settle(c->rq);
+	ret = sched_driver_settle(c->rq);
 	sched_leave(c->rq);
 	if (likely(!ret))
 		return 0;

@@ -145,6 +145,21 @@ void netbench_destroy(struct netbench *nb)
 	memset(nb, 0, sizeof(*nb));
 }
 
+/*
+ * The teardown of every net.* benchmark: ctx->priv is one allocation that
+ * starts with its struct netbench (the whole state, or its first member).
+ */
+void netbench_teardown(struct bench_ctx *ctx)
+{
+	struct netbench *nb = ctx->priv;
+
+	if (!nb)
+		return;
+	netbench_destroy(nb);
+	kfree(nb);
+	ctx->priv = NULL;
+}
+
 void netbench_tick(struct netbench *nb)
 {
 	if (!(++nb->ops % NETBENCH_CLOCK_EVERY))

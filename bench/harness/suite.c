@@ -11,21 +11,12 @@
 #include <kfront/select.h>
 #include <kfront/string.h>
 #include <kfront/suite.h>
+#include <kfront/suite_backend.h>
 #include <kfront/version.h>
 #include <kfront/watchdog.h>
 #include <kfront/wire.h>
 
 #define MAX_FOOTPRINTS	16
-
-/* Where the suite runs: ring 0, or Linux user space under the host
- * harness (host/), whose watchdog is a SIGALRM timer, not the APIC. */
-#ifdef KFRONT_HOST
-#define SUITE_CONTEXT	"user"
-#define SUITE_WATCHDOG	"sigalrm"
-#else
-#define SUITE_CONTEXT	"kernel"
-#define SUITE_WATCHDOG	"apic-timer"
-#endif
 
 struct suite {
 	const struct cmdline *cl;
@@ -66,9 +57,10 @@ static void emit_suite_begin(const struct suite *s)
 	rec_str(&rec, "kfront", KFRONT_VERSION);
 	rec_str(&rec, "git", KFRONT_GIT);
 	rec_str(&rec, "cmdline", s->cl->text);
-	rec_str(&rec, "context", SUITE_CONTEXT);
+	rec_str(&rec, "context", suite_backend.context);
 	counters_describe(&rec);
-	rec_str(&rec, "watchdog", watchdog_available() ? SUITE_WATCHDOG : watchdog_reason());
+	rec_str(&rec, "watchdog", watchdog_available() ? suite_backend.watchdog
+							: watchdog_reason());
 	if (s->cfg.wire)
 		rec_str(&rec, "wire", s->cfg.wire->desc);
 	emit_variants();
@@ -201,13 +193,7 @@ static int setup_wire(struct suite *s)
 {
 	static char err[CMDLINE_ERR_MAX];
 
-#ifdef KFRONT_HOST
-	if (cmdline_str(s->cl, "peer"))
-		snprintf(err, sizeof(err),
-			 "peer=: the host harness has no NIC; the wire benchmarks run in the kernel");
-#else
-	s->cfg.wire = wire_setup(s->cl, err, sizeof(err));
-#endif
+	s->cfg.wire = suite_backend.wire_setup(s->cl, err, sizeof(err));
 	if (err[0]) {
 		printk("kfront: error: %s\n", err);
 		return -EINVAL;

@@ -81,17 +81,6 @@ static int tcp_rr_run(struct bench_ctx *ctx, u64 iters)
 	return netbench_run_end(ctx, nb);
 }
 
-static void tcp_rr_teardown(struct bench_ctx *ctx)
-{
-	struct netbench *nb = ctx->priv;
-
-	if (!nb)
-		return;
-	netbench_destroy(nb);
-	kfree(nb);
-	ctx->priv = NULL;
-}
-
 const struct bench_desc bench_net_tcp_rr = {
 	.name = "net.tcp_rr",
 	.op = "transaction",
@@ -100,5 +89,5 @@ const struct bench_desc bench_net_tcp_rr = {
 	.quick_iters = 2000,
 	.setup = tcp_rr_setup,
 	.run = tcp_rr_run,
-	.teardown = tcp_rr_teardown,
+	.teardown = netbench_teardown,
 };

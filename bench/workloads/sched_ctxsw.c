@@ -134,7 +134,7 @@ static int ctxsw_run(struct bench_ctx *ctx, u64 iters)
 	sched_enter(c->rq);
 	first->token = c->next;
 	wake_up(&first->wq);
-	ret = sched_harness_wait(c->rq, &c->done_wq, ctxsw_done, c);
+	ret = sched_driver_wait(c->rq, &c->done_wq, ctxsw_done, c);
 	sched_leave(c->rq);
 	if (unlikely(ret)) {
 		snprintf(ctx->err, sizeof(ctx->err), "ctxsw: %s",
@@ -145,21 +145,23 @@ static int ctxsw_run(struct bench_ctx *ctx, u64 iters)
 	return ctxsw_verify(ctx, c);
 }
 
+/* Every thread, so it sees c->stop. */
+static void ctxsw_wake_all(void *arg)
+{
+	struct ctxsw *c = arg;
+	u32 i;
+
+	for (i = 0; i < c->nr; i++)
+		wake_up(&c->th[i].wq);
+}
+
 static void ctxsw_teardown(struct bench_ctx *ctx)
 {
 	struct ctxsw *c = ctx->priv;
-	u32 i;
 
 	if (!c)
 		return;
-	if (c->rq && !sched_error(c->rq)) {
-		sched_enter(c->rq);
-		c->stop = true;
-		for (i = 0; i < c->nr; i++)
-			wake_up(&c->th[i].wq);
-		sched_harness_settle(c->rq);
-		sched_leave(c->rq);
-	}
+	sched_driver_stop(c->rq, &c->stop, ctxsw_wake_all, c);
 	sched_destroy(c->rq);
 	kfree(c->th);
 	kfree(c);
@@ -199,7 +201,7 @@ static int ctxsw_setup(struct bench_ctx *ctx)
 	}
 	/* Let every thread reach its first wait before the first run. */
 	sched_enter(c->rq);
-	i = sched_harness_settle(c->rq);
+	i = sched_driver_settle(c->rq);
 	sched_leave(c->rq);
 	if (likely(!i))
 		return 0;
