@@ -15,7 +15,7 @@ import subprocess
 import unittest
 from pathlib import Path
 
-from kfront import build, size
+from kfront import build, paths, size
 
 
 def disassemble(obj: Path, function: str) -> list[str]:
