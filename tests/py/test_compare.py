@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """compare: two results side by side."""
 
+import dataclasses
 import unittest
 
 from tests.py import FIXTURES
@@ -48,7 +49,8 @@ class TestCompare(unittest.TestCase):
             if e.variant == "Os":
                 c = e.counters["tsc"]
                 c.samples = [s * 2 for s in c.samples]
-                c.per_op.median *= 2
+                c.per_op = dataclasses.replace(c.per_op,
+                                               median=c.per_op.median * 2)
         cmp = compare.compare(a, b)
         sig = {(r.bench, r.variant) for r in cmp.rows if r.significant}
         self.assertEqual({v for _, v in sig}, {"Os"})

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import results as results_file
+from . import stats
 from .results import ResultsError
 
 # A JSON scalar kept as it came: group and digest are whatever the kernel sent.
@@ -126,15 +127,11 @@ def _scalar(obj: dict[str, Any], at: _At, name: str) -> Scalar:
     return value
 
 
-@dataclass
-class Summary:
-    """Statistics of a counter per run or per operation."""
+@dataclass(frozen=True)
+class Summary(stats.Summary):
+    """Statistics of a counter per run or per operation: the robust summary
+    of stats.py, plus what results.json adds per operation."""
 
-    median: float
-    min: float
-    max: float
-    mad: float
-    n: int
     # per_op only: the median's 95% interval, its standard error, the lag-1
     # autocorrelation of the runs and whether it is above the limit.
     ci: tuple[float, float] | None = None
