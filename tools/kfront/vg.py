@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import stats
 from .records import Run
 
 # Stated cache geometry (size, associativity, line): an L1i of 32 KiB,
@@ -95,7 +96,9 @@ def series(vg: VgOutput, p: dict[str, Any], event: str) -> list[int] | None:
         if p.get('method') == 'diff':
             return [max(0, get(s + 1)[event] - get(s)[event]) for s in regions]
         first, count = int(p['calib_region']), int(p['calib_regions'])
-        base = min(get(s)[event] for s in range(first, first + count))
+        # The median calibration region, as the harness subtracts.
+        base = int(stats.median([get(s)[event]
+                                 for s in range(first, first + count)]))
         return [max(0, get(s)[event] - base) for s in regions]
     except (KeyError, TypeError, ValueError):
         return None
