@@ -18,12 +18,19 @@ class TestBuild(unittest.TestCase):
 
     def test_leading_and_trailing(self) -> None:
         sel = kargs.Selection(bench='calib.*', extra=('exit=halt',))
-        # The kernel keeps the last value of a key: a leading default can be
-        # replaced by the user's extra arguments, a trailing one cannot.
+        # The kernel refuses a key given twice: a leading default gives way
+        # to the user's argument, a trailing one replaces it.
         self.assertEqual(kargs.build(sel, leading=('exit=qemu',)),
-                         ['exit=qemu', 'bench=calib.*', 'exit=halt'])
+                         ['bench=calib.*', 'exit=halt'])
+        self.assertEqual(kargs.build(sel, leading=('exit=qemu', 'runs=3')),
+                         ['runs=3', 'bench=calib.*', 'exit=halt'])
+        self.assertEqual(kargs.build(sel, trailing=('exit=qemu',)),
+                         ['bench=calib.*', 'exit=qemu'])
         self.assertEqual(kargs.build(kargs.Selection(), trailing=('exit=halt',)),
                          ['exit=halt'])
+        # --quick and an extra 'quick': one layer each, given once.
+        both = kargs.Selection(quick=True, extra=('quick',))
+        self.assertEqual(kargs.build(both), ['quick', 'quick'])
 
     def test_check_lists_names_option_and_value(self) -> None:
         self.assertIsNone(kargs.check_lists('O2,Os', 'net.*,sched.?'))

@@ -4,9 +4,12 @@
 `kfront run`, `kfront host`, `kfront flags` and `kfront lava-job` all pass
 the same selections to the suite (quick, variant=, bench=, footprint=,
 state=, then the user's own arguments); only what comes before and after
-differs. The kernel takes the last value of a repeated key, so arguments a
-command wants the user to be able to change go first (`leading`), and
-arguments nothing may change go last (`trailing`).
+differs. The kernel refuses a key given twice (status 2), so the builder
+resolves its own layers here: a `leading` default is left out when the
+selection or the user's arguments give that key, and a `trailing` argument
+(one nothing may change) replaces any earlier one with its key. A key the
+user repeats in their own arguments still reaches the kernel twice and is
+refused there, with the kernel's message.
 """
 from __future__ import annotations
 
@@ -39,11 +42,22 @@ def selection_args(sel: Selection) -> list[str]:
     return out + list(sel.extra)
 
 
+def key_of(arg: str) -> str:
+    """`runs=7` -> `runs`; a flag (`quick`) is its own key."""
+    return arg.split('=', 1)[0]
+
+
 def build(sel: Selection, leading: tuple[str, ...] = (),
           trailing: tuple[str, ...] = ()) -> list[str]:
     """The full command line: leading defaults, the selection, trailing
-    arguments that override anything before them."""
-    return list(leading) + selection_args(sel) + list(trailing)
+    arguments that override anything before them; no key twice from
+    different layers."""
+    middle = selection_args(sel)
+    given = {key_of(a) for a in middle}
+    fixed = {key_of(a) for a in trailing}
+    head = [a for a in leading if key_of(a) not in given | fixed]
+    middle = [a for a in middle if key_of(a) not in fixed]
+    return head + middle + list(trailing)
 
 
 def list_problem(option: str, value: str | None) -> str | None:
