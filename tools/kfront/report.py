@@ -129,9 +129,10 @@ def ratio_text(ratio: Ratio | None, is_base: bool) -> Cell:
     return Cell(f"{v} [{lo}, {hi}]{mark}", "sig" if sig else "")
 
 
-SIG_NOTE = ("* = significant at the 95% level after Holm's correction over "
-            "all ratios of that counter (older results: interval excludes "
-            "1.0, uncorrected)")
+# Results from before the correction carry only the uncorrected mark
+# (docs/statistics.md); is_significant() falls back to it.
+SIG_NOTE = ("* = significant at the 95% level, Holm-corrected over all "
+            "ratios of that counter")
 AUTOCORR_NOTE = ("~ = runs of this series are correlated (|lag-1 "
                  "autocorrelation| above 1.96/sqrt(n)): they carry state, so "
                  "the interval assumes an independence that does not hold")
