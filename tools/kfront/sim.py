@@ -5,10 +5,8 @@ merge its per-region figures into the result records.
 The harness numbers its measured regions in execution order, exactly as
 the plugin does (docs/fesim.md), and each result record lists the region
 of every run (`regions`) and its calibration regions (`calib_region`,
-`calib_regions`). Per run, a simulated counter is the region's figure
-minus the median calibration region's (the lower middle one: the same
-overhead rule as for the hardware counters, docs/measurement.md); with
-method "diff" it is the 2N region minus the N region. Names: sim.instructions, sim.footprint_bytes, sim.taken_branches
+`calib_regions`). Per run, a simulated counter follows the harness's
+overhead rule (tools/kfront/regions.py). Names: sim.instructions, sim.footprint_bytes, sim.taken_branches
 (the same for every model) and sim.MODEL.l1i_misses, sim.MODEL.uop_misses,
 sim.MODEL.itlb_misses per simulated model.
 """
@@ -20,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import stats
+from . import regions
 from .records import Run
 
 MODEL_RE = re.compile(r'^[a-z0-9_]+$')
@@ -88,20 +86,7 @@ def _value(region: dict[str, Any], name: str, model: str | None) -> int:
 
 def _series(sim: SimOutput, p: dict[str, Any], name: str,
             model: str | None) -> list[int] | None:
-    regions = p.get('regions')
-    if not isinstance(regions, list):
-        return None
-    get = sim.regions.get
-    try:
-        if p.get('method') == 'diff':
-            return [max(0, _value(get(s + 1), name, model) - _value(get(s), name, model))
-                    for s in regions]
-        first, count = int(p['calib_region']), int(p['calib_regions'])
-        base = int(stats.median([_value(get(s), name, model)
-                                 for s in range(first, first + count)]))
-        return [max(0, _value(get(s), name, model) - base) for s in regions]
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
+    return regions.per_run(p, lambda seq: _value(sim.regions[seq], name, model))
 
 
 def merge_into_run(run: Run, sim: SimOutput) -> int:

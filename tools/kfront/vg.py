@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import stats
+from . import regions
 from .records import Run
 
 # Stated cache geometry (size, associativity, line): an L1i of 32 KiB,
@@ -87,21 +87,9 @@ def parse(path: Path) -> VgOutput:
 
 
 def series(vg: VgOutput, p: dict[str, Any], event: str) -> list[int] | None:
-    """Per-run counts of one event for a result payload, overhead removed."""
-    regions = p.get('regions')
-    if not isinstance(regions, list):
-        return None
-    get = vg.regions.get
-    try:
-        if p.get('method') == 'diff':
-            return [max(0, get(s + 1)[event] - get(s)[event]) for s in regions]
-        first, count = int(p['calib_region']), int(p['calib_regions'])
-        # The median calibration region, as the harness subtracts.
-        base = int(stats.median([get(s)[event]
-                                 for s in range(first, first + count)]))
-        return [max(0, get(s)[event] - base) for s in regions]
-    except (KeyError, TypeError, ValueError):
-        return None
+    """Per-run counts of one event for a result payload, overhead removed
+    (tools/kfront/regions.py)."""
+    return regions.per_run(p, lambda seq: vg.regions[seq][event])
 
 
 def _key(p: dict[str, Any]) -> tuple[Any, ...]:
