@@ -190,3 +190,15 @@ int netbench_run_end(struct bench_ctx *ctx, struct netbench *nb)
 	ctx->digest = d;
 	return 0;
 }
+
+int netbench_rr_finish(struct bench_ctx *ctx, struct netbench *nb, u64 iters,
+		       u64 sum, const char *leftover)
+{
+	if (sock_rx_pending(nb->client) || sock_rx_pending(nb->server))
+		return netbench_fail(ctx, leftover,
+				     sock_rx_pending(nb->client) +
+				     sock_rx_pending(nb->server), 0);
+	ctx->digest = bench_digest_fold(ctx->digest, iters);
+	ctx->digest = bench_digest_fold(ctx->digest, sum);
+	return netbench_run_end(ctx, nb);
+}

@@ -55,32 +55,20 @@ static int udp_rr_one(struct bench_ctx *ctx, struct netbench *nb, u8 req)
 	return 0;
 }
 
+/* Every datagram woke its reader exactly once. */
+static int udp_rr_check(struct bench_ctx *ctx, struct netbench *nb,
+			u64 iters, u64 wakeups)
+{
+	(void)nb;
+	if (wakeups != 2 * iters)
+		return netbench_fail(ctx, "udp_rr wakeups", wakeups, 2 * iters);
+	return 0;
+}
+
 static int udp_rr_run(struct bench_ctx *ctx, u64 iters)
 {
-	struct netbench *nb = ctx->priv;
-	u64 i, sum = 0, wake0 = nb->wakeups;
-	int err;
-
-	netbench_run_begin(nb);
-	for (i = 0; i < iters; i++) {
-		u8 req = (u8)(nb->ops * 37 + 11);
-
-		err = udp_rr_one(ctx, nb, req);
-		if (err)
-			return err;
-		sum = sum * 31 + req;
-		netbench_tick(nb);
-	}
-	if (nb->wakeups - wake0 != 2 * iters)
-		return netbench_fail(ctx, "udp_rr wakeups", nb->wakeups - wake0,
-				     2 * iters);
-	if (sock_rx_pending(nb->client) || sock_rx_pending(nb->server))
-		return netbench_fail(ctx, "udp_rr leftover datagrams",
-				     sock_rx_pending(nb->client) +
-				     sock_rx_pending(nb->server), 0);
-	ctx->digest = bench_digest_fold(ctx->digest, iters);
-	ctx->digest = bench_digest_fold(ctx->digest, sum);
-	return netbench_run_end(ctx, nb);
+	return NETBENCH_RR_RUN(ctx, iters, udp_rr_one, 37, 11, udp_rr_check,
+			       "udp_rr leftover datagrams");
 }
 
 const struct bench_desc bench_net_udp_rr = {

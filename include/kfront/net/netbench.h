@@ -42,4 +42,44 @@ void netbench_run_begin(struct netbench *nb);
 int netbench_run_end(struct bench_ctx *ctx, struct netbench *nb);
 void netbench_tick(struct netbench *nb);
 
+/*
+ * The run of a request/response workload (net.tcp_rr, net.udp_rr): request
+ * byte i is derived from the operation count, the workload's transaction
+ * `one` is run `iters` times, then `check` verifies what is particular to the
+ * protocol (given the wakeups seen) and netbench_rr_finish what is common.
+ * A macro rather than a function taking callbacks, so that every variant
+ * sees a direct call to the workload's own transaction, which the compiler
+ * may inline as it would in the code being measured. Evaluates to 0 or the
+ * first failure.
+ */
+#define NETBENCH_RR_RUN(ctx, iters, one, mul, add, check, leftover) ({	\
+	struct netbench *__rr_nb = (ctx)->priv;				\
+	u64 __rr_i, __rr_sum = 0, __rr_wake0 = __rr_nb->wakeups;	\
+	int __rr_err = 0;						\
+									\
+	netbench_run_begin(__rr_nb);					\
+	for (__rr_i = 0; __rr_i < (iters); __rr_i++) {			\
+		u8 __rr_req = (u8)(__rr_nb->ops * (mul) + (add));	\
+									\
+		__rr_err = one((ctx), __rr_nb, __rr_req);		\
+		if (__rr_err)						\
+			break;						\
+		__rr_sum = __rr_sum * 31 + __rr_req;			\
+		netbench_tick(__rr_nb);					\
+	}								\
+	if (!__rr_err)							\
+		__rr_err = check((ctx), __rr_nb, (iters),		\
+				 __rr_nb->wakeups - __rr_wake0);	\
+	if (!__rr_err)							\
+		__rr_err = netbench_rr_finish((ctx), __rr_nb, (iters),	\
+					      __rr_sum, (leftover));	\
+	__rr_err;							\
+})
+
+/* End of a request/response run: nothing left unread on either socket
+ * (`leftover` names what would be, for the failure record), the run's
+ * transaction count and request sum folded into the digest. */
+int netbench_rr_finish(struct bench_ctx *ctx, struct netbench *nb, u64 iters,
+		       u64 sum, const char *leftover);
+
 #endif
