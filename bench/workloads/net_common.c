@@ -202,3 +202,16 @@ int netbench_rr_finish(struct bench_ctx *ctx, struct netbench *nb, u64 iters,
 	ctx->digest = bench_digest_fold(ctx->digest, sum);
 	return netbench_run_end(ctx, nb);
 }
+
+int netbench_open(struct bench_ctx *ctx, struct netbench *nb, u32 buf_len,
+		  bool tcp)
+{
+	int err = netbench_init(ctx, nb, buf_len);
+
+	if (!err)
+		err = tcp ? netbench_tcp_connect(ctx, nb) :
+			    netbench_udp_pair(ctx, nb);
+	if (err)
+		netbench_destroy(nb);
+	return err;
+}

@@ -12,11 +12,8 @@ static int tcp_rr_setup(struct bench_ctx *ctx)
 
 	if (!nb)
 		return -ENOMEM;
-	err = netbench_init(ctx, nb, 64);
-	if (!err)
-		err = netbench_tcp_connect(ctx, nb);
+	err = netbench_open(ctx, nb, 64, true);
 	if (err) {
-		netbench_destroy(nb);
 		kfree(nb);
 		return err;
 	}

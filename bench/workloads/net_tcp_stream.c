@@ -36,11 +36,8 @@ static int tcp_stream_setup(struct bench_ctx *ctx)
 	if (!ts)
 		return -ENOMEM;
 	ts->size = ctx->param ? ctx->param : STREAM_SEND_DEFAULT;
-	err = netbench_init(ctx, &ts->nb, ts->size + STREAM_WINDOWS * 61);
-	if (!err)
-		err = netbench_tcp_connect(ctx, &ts->nb);
+	err = netbench_open(ctx, &ts->nb, ts->size + STREAM_WINDOWS * 61, true);
 	if (err) {
-		netbench_destroy(&ts->nb);
 		kfree(ts);
 		return err;
 	}

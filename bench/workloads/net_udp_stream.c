@@ -40,11 +40,8 @@ static int udp_stream_setup(struct bench_ctx *ctx)
 	us->size = ctx->param ? ctx->param : UDP_STREAM_DEFAULT;
 	if (us->size < UDP_SEQ_LEN || us->size > UDP_STREAM_DEFAULT)
 		us->size = UDP_STREAM_DEFAULT;
-	err = netbench_init(ctx, &us->nb, us->size + UDP_STREAM_WINDOWS * 29);
-	if (!err)
-		err = netbench_udp_pair(ctx, &us->nb);
+	err = netbench_open(ctx, &us->nb, us->size + UDP_STREAM_WINDOWS * 29, false);
 	if (err) {
-		netbench_destroy(&us->nb);
 		kfree(us);
 		return err;
 	}

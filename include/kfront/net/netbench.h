@@ -28,6 +28,10 @@ struct netbench {
 int netbench_init(struct bench_ctx *ctx, struct netbench *nb, u32 buf_len);
 int netbench_tcp_connect(struct bench_ctx *ctx, struct netbench *nb);
 int netbench_udp_pair(struct bench_ctx *ctx, struct netbench *nb);
+/* netbench_init then a connected TCP pair (tcp) or a UDP pair; on failure
+ * everything is released again except nb's own memory. */
+int netbench_open(struct bench_ctx *ctx, struct netbench *nb, u32 buf_len,
+		  bool tcp);
 void netbench_destroy(struct netbench *nb);
 /* bench_desc.teardown of a state that starts with its struct netbench. */
 void netbench_teardown(struct bench_ctx *ctx);
