@@ -20,11 +20,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FESIM = ROOT / "tools" / "fesim"
 PLUGIN_SOURCES = ["fesim.c", "cache.c", "presets.c", "footprint.c",
-                  "translate.c", "exec.c", "output.c"]
+                  "translate.c", "exec.c", "output.c", "classes.c",
+                  "attrib.c"]
 QEMU = shutil.which("qemu-x86_64")
 QEMU_SYSTEM = shutil.which("qemu-system-x86_64")
 STUB = ROOT / "tests" / "fesim" / "mbstub"
 UOPCASES = ROOT / "tests" / "fesim" / "uopcases" / "uop_cases.S"
+CLASSCASES = ROOT / "tests" / "fesim" / "classcases" / "class_cases.S"
 VALGRIND = shutil.which("valgrind")
 TOLERANCE = 0.02        # issue 6: plugin and cachegrind agree within 2 %
 
@@ -75,6 +77,19 @@ class Tools:
                             "-Wl,--build-id=none", "-I", str(ROOT / "include"),
                             "-o", str(out), str(UOPCASES)], check=True)
         return out
+
+    def build_class_cases(self) -> tuple[Path, Path]:
+        """The instruction-class known-answer program and its `nm -n`."""
+        out = self.dir / "class_cases"
+        syms = self.dir / "class_cases.syms"
+        if not out.exists():
+            subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
+                            "-Wl,--build-id=none", "-I", str(ROOT / "include"),
+                            "-o", str(out), str(CLASSCASES)], check=True)
+            syms.write_text(subprocess.run(["nm", "-n", str(out)], check=True,
+                                           capture_output=True,
+                                           text=True).stdout)
+        return out, syms
 
     def _build_validate(self) -> Path:
         out = self.dir / "fesim_validate"
@@ -345,6 +360,89 @@ class UopCacheRules(unittest.TestCase):
         # Without the erratum: 4 cold misses.
         self.assertEqual(self.misses(6), 103)
         self.assertEqual(self.misses(6, "skylake-nojcc"), 4)
+
+
+class InstructionClasses(unittest.TestCase):
+    """Known answers of tests/fesim/classcases/class_cases.S: each region
+    runs a counted number of one class (docs/fesim.md, "Instruction
+    classes"); region 8 checks the per-function rows (syms=)."""
+
+    records: list[dict] = []
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        assert TOOLS is not None
+        exe, syms = TOOLS.build_class_cases()
+        out = TOOLS.dir / "classes.jsonl"
+        subprocess.run([QEMU, "-plugin", f"{TOOLS.plugin},model=skylake,"
+                        f"syms={syms},out={out}", str(exe)],
+                       check=True, timeout=120)
+        cls.records = [json.loads(line)
+                       for line in out.read_text().splitlines()]
+
+    def classes(self, slot: int) -> dict[str, int]:
+        return next(r["classes"] for r in regions(self.records)
+                    if r["slot"] == slot)
+
+    def test_rep_movs(self) -> None:
+        # 3 passes of rep movsb (rcx 5), then rep movsl with rcx 0
+        c = self.classes(1)
+        self.assertEqual((c["rep_movs"], c["rep_movs_iters"]), (3 + 1, 3 * 5))
+        self.assertEqual(c["rep_stos"], 0)
+
+    def test_rep_stos(self) -> None:
+        c = self.classes(2)
+        self.assertEqual((c["rep_stos"], c["rep_stos_iters"]), (2, 2 * 7))
+        self.assertEqual(c["rep_movs"], 0)
+
+    def test_div(self) -> None:
+        self.assertEqual(self.classes(3)["div"], 3 * 10)
+
+    def test_length_changing_prefix(self) -> None:
+        # imm16 under 66h: add ax, imul, mov to memory; not mov r16 or imm8
+        self.assertEqual(self.classes(4)["lcp"], 3 * 5)
+
+    def test_calls_returns_indirect(self) -> None:
+        c = self.classes(5)
+        self.assertEqual((c["calls"], c["rets"], c["indirect_branches"]),
+                         (2 * 4, 2 * 4, 2 * 4))
+        # all targets aligned; return addresses are not counted
+        self.assertEqual(c["unaligned_targets"], 0)
+
+    def test_boundary_crossing(self) -> None:
+        c = self.classes(6)
+        self.assertEqual((c["cross16"], c["cross64"]), (2 * 10, 10))
+
+    def test_unaligned_targets(self) -> None:
+        self.assertEqual(self.classes(7)["unaligned_targets"], 6 - 1)
+
+    def test_per_function_rows(self) -> None:
+        header = self.records[0]
+        cols = header["func_columns"]
+        names = {r["id"]: r["name"] for r in self.records
+                 if r["type"] == "func"}
+        region = next(r for r in regions(self.records) if r["slot"] == 8)
+        rows = {names[row[0]]: dict(zip(cols, row)) for row in region["funcs"]}
+        self.assertEqual(set(rows), {"cc_attrib", "cf_work", "cf_div"})
+        passes = 7
+        self.assertEqual(rows["cf_work"]["insns"], 4 * passes)
+        self.assertEqual(rows["cf_div"]["insns"], 5 * passes)
+        self.assertEqual(rows["cc_attrib"]["insns"], 3 + 4 * passes)
+        self.assertEqual(rows["cf_div"]["div"], passes)
+        self.assertEqual(rows["cf_work"]["div"], 0)
+        self.assertEqual(rows["cc_attrib"]["calls"], 2 * passes)
+        # landings: calls into the callees, returns and jnz into the loop
+        self.assertEqual(rows["cc_attrib"]["taken_branches"], 3 * passes - 1)
+        # the rows add up to the region's figures
+        for key, total in (("insns", region["insns"]),
+                           ("bytes", region["bytes"]),
+                           ("taken_branches", region["taken_branches"]),
+                           ("div", region["classes"]["div"]),
+                           ("skylake.uop_misses",
+                            region["models"]["skylake"]["uop_misses"]),
+                           ("skylake.l1i_misses",
+                            region["models"]["skylake"]["l1i_misses"])):
+            self.assertEqual(sum(r[key] for r in rows.values()), total, key)
 
 
 def run_system(kernel: Path, args: str, name: str) -> tuple[list[dict], str]:

@@ -475,21 +475,80 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 	state_save(m, &mo->post);
 }
 
-static void run_seg(const struct tb_info *ti, struct seg *s, bool taken)
+/* Landing of a TB reached by a taken branch (tb_exec), for run_seg. */
+enum { LAND_TAKEN = 1, LAND_UNALIGNED = 2 };
+
+static void add_classes(u64 *cls, const struct seg *s)
+{
+	u32 m;
+
+	for (m = s->cls_mask; m; m &= m - 1)
+		cls[__builtin_ctz(m)] += s->cls[__builtin_ctz(m)];
+}
+
+/* The segment's share of the open region's function table. */
+static void attribute_common(u64 *row, const struct seg *s, u32 landed)
+{
+	row[FN_INSNS] += s->n_insns;
+	row[FN_BYTES] += s->n_bytes;
+	row[FN_TAKEN] += landed & LAND_TAKEN;
+	row[FN_CLS + CLS_UNALIGNED_TARGET] += !!(landed & LAND_UNALIGNED);
+	add_classes(row + FN_CLS, s);
+}
+
+static void attribute_misses(u64 *row, int i, const struct model_ctr *d,
+			     const struct model_ctr *before)
+{
+	u64 *m = row + FN_MODEL0 + FN_PER_MODEL * i;
+
+	m[FN_L1I_MISSES] += d->l1i_misses - before->l1i_misses;
+	m[FN_UOP_MISSES] += d->uop_misses - before->uop_misses;
+	m[FN_ITLB_MISSES] += d->itlb_misses - before->itlb_misses;
+}
+
+static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
+		    u32 landed)
 {
 	struct counters *t = target();
+	u64 *row = fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL;
 	int i;
 
 	t->c.insns += s->n_insns;
 	t->c.bytes += s->n_bytes;
+	add_classes(t->c.cls, s);
+	if (row)
+		attribute_common(row, s, landed);
 	run_footprint(ti, s);
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
 		struct memo *mo = &ti->memos[(s - ti->segs) * fs.n_models + i];
+		struct model_ctr before = t->m[i];
 
 		if (!memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
+		if (row)
+			attribute_misses(row, i, &t->m[i], &before);
 	}
+}
+
+/*
+ * A rep movs/stos ends its TB and QEMU (7.x, 8.x) runs it one pass per TB
+ * execution: each pass does one iteration, or finds rcx = 0 and leaves, so
+ * an execution of n iterations is n + 1 passes. A pass whose TB starts at
+ * the rep right after a pass of the same rep is a repeat: one iteration
+ * of the earlier pass; any other pass starts an execution.
+ */
+static void count_rep(const struct tb_info *ti, bool repeat)
+{
+	u64 *cls = target()->c.cls;
+	int kind = ti->rep == REP_MOVS ? CLS_REP_MOVS : CLS_REP_STOS;
+	u64 *row = fs.cur && attrib_on() ?
+		attrib_row(fs.cur, ti->segs[ti->n_segs - 1].fn) : NULL;
+
+	/* the _ITERS counter follows its execution counter */
+	cls[kind + repeat]++;
+	if (row)
+		row[FN_CLS + kind + repeat]++;
 }
 
 /* Whole-run totals: what ran outside regions plus every region. */
@@ -521,10 +580,21 @@ void tb_exec(unsigned int vcpu, void *udata)
 {
 	struct tb_info *ti = udata;
 	bool taken = fs.have_prev && ti->vaddr != fs.next_pc;
+	bool repeat = ti->rep && ti->vaddr == ti->rep_va &&
+		      fs.prev_rep_va == ti->vaddr;
+	/* a jump, call or jcc (not a return: return addresses follow calls,
+	 * not alignment) landing off a 16-byte boundary */
+	bool unaligned = taken && fs.prev_branch == BRK_JUMP &&
+			 (ti->vaddr & 15);
+	struct region *start = fs.cur;
+	u32 landed = (taken ? LAND_TAKEN : 0) |
+		     (unaligned ? LAND_UNALIGNED : 0);
 	u32 i;
 
 	if (taken)
 		target()->c.taken_branches++;
+	if (unaligned)
+		target()->c.cls[CLS_UNALIGNED_TARGET]++;
 	fs.have_prev = true;
 	fs.next_pc = ti->end;
 	for (i = 0; i < ti->n_segs; i++) {
@@ -534,7 +604,13 @@ void tb_exec(unsigned int vcpu, void *udata)
 			apply_marker(s->action);
 		if (!s->n_insns)
 			continue;
-		run_seg(ti, s, taken);
+		/* the landing belongs to the region it was counted in */
+		run_seg(ti, s, taken, fs.cur == start ? landed : 0);
 		taken = false;
+		landed = 0;
 	}
+	if (ti->rep)
+		count_rep(ti, repeat);
+	fs.prev_rep_va = ti->rep ? ti->rep_va : FESIM_NO_TAG;
+	fs.prev_branch = ti->last_branch;
 }

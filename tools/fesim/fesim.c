@@ -27,7 +27,7 @@ static void usage(const char *why)
 		 "fesim: %s\n"
 		 "fesim: arguments: model=%s[:...] (several: repeat model= or "
 		 "separate with ':' '+' or ',,'), out=PATH, pages=4k|2m, "
-		 "cold=on|off, and geometry overrides applied to every model "
+		 "cold=on|off, syms=NM_FILE, and geometry overrides applied to every model "
 		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
 		 "itlb4k_entries=, itlb4k_assoc=, itlb2m_entries=, "
@@ -111,6 +111,23 @@ static int set_out_path(const char *path)
 	return 0;
 }
 
+/* syms=: the guest's symbol table for per-function figures (attrib.c). */
+static int load_symbols(const char *path)
+{
+	if (attrib_on()) {
+		fesim_error("fesim: syms= given twice\n");
+		return -1;
+	}
+	if (attrib_load(path)) {
+		fesim_error("fesim: syms=: cannot read text symbols (`nm -n` "
+			    "lines: ADDR TYPE NAME) from ");
+		fesim_error(path);
+		fesim_error("\n");
+		return -1;
+	}
+	return 0;
+}
+
 static void bad_argument(const char *arg)
 {
 	usage("bad argument");
@@ -137,6 +154,8 @@ static int parse_arg(const char *arg, const char **over, int *n_over)
 		ret = add_models(kv.key);
 	} else if (!strcmp(kv.key, "out") && kv.val) {
 		ret = set_out_path(kv.val);
+	} else if (!strcmp(kv.key, "syms") && kv.val) {
+		ret = load_symbols(kv.val);
 	} else if (!strcmp(kv.key, "pages") && kv.val &&
 		   (!strcmp(kv.val, "4k") || !strcmp(kv.val, "2m"))) {
 		fs.page_shift = kv.val[0] == '4' ? 12 : 21;
@@ -226,6 +245,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	free(out_path_copy);
 	out_path_copy = NULL;
 	models_free();
+	attrib_free();
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

@@ -39,6 +39,29 @@ struct model_ctr {
 	u64 itlb_misses;
 };
 
+/*
+ * Instruction classes counted per execution (classes.c; docs/fesim.md,
+ * "Instruction classes"). rep executions and iterations and unaligned
+ * branch targets are counted when the TB runs; the rest are static per
+ * instruction and summed per segment at translation.
+ */
+enum insn_cls {
+	CLS_REP_MOVS, CLS_REP_MOVS_ITERS, CLS_REP_STOS, CLS_REP_STOS_ITERS,
+	CLS_DIV, CLS_LCP, CLS_CALL, CLS_RET, CLS_INDIRECT,
+	CLS_CROSS16, CLS_CROSS64, CLS_UNALIGNED_TARGET,
+	FESIM_NCLS
+};
+
+enum { REP_NONE, REP_MOVS, REP_STOS };
+enum { BRK_NONE, BRK_JUMP, BRK_RET };	/* BRK_JUMP: jcc, jmp, call, loop */
+
+/* The classes of one instruction. */
+struct insn_info {
+	u32 mask;		/* 1 << static enum insn_cls */
+	u8 rep;			/* REP_* */
+	u8 branch;		/* BRK_* */
+};
+
 /* Counters that do not. */
 struct common_ctr {
 	u64 insns;
@@ -46,6 +69,7 @@ struct common_ctr {
 	u64 taken_branches;	/* control transfers to a non-sequential pc */
 	u64 footprint_lines;	/* distinct 64-byte lines executed */
 	u64 footprint_bytes;	/* distinct instruction bytes executed */
+	u64 cls[FESIM_NCLS];	/* instruction classes (enum insn_cls) */
 };
 
 struct counters {
@@ -118,6 +142,9 @@ struct seg {
 	u32 blk_first[FESIM_MAX_GRAN], blk_n[FESIM_MAX_GRAN];
 	u32 fp_first, fp_n;
 	u32 fp_done;		/* footprint epoch this run was last counted */
+	u32 fn;			/* function (attrib.c) all its instructions are in */
+	u32 cls_mask;		/* which cls[] are non-zero */
+	u16 cls[FESIM_NCLS];	/* static instruction classes in the run */
 };
 
 /* Everything one TB execution does, worked out at translation time. */
@@ -129,13 +156,27 @@ struct tb_info {
 	struct fp_ref *fps;
 	struct uinsn *uins;	/* per window granularity: n_insns each */
 	struct memo *memos;	/* n_segs * n_models */
+	u64 rep_va;		/* the rep movs/stos ending the TB, if rep */
+	u8 rep;			/* REP_*: QEMU ends a TB after a rep string op */
+	u8 last_branch;		/* BRK_* of the TB's last instruction */
 };
 
 struct region {
 	u32 seq, slot, occ;
 	u32 closed;
 	struct counters ctr;
+	/* per-function rows (attrib.c): n_fn_rows x fn_cols() values */
+	u64 *fn_rows;
+	u32 n_fn_rows, cap_fn_rows;
 };
+
+/* Columns of a function row: id, the common figures, the classes, then
+ * FN_PER_MODEL misses per model (output.c names them). */
+enum {
+	FN_ID, FN_INSNS, FN_BYTES, FN_TAKEN, FN_CLS,
+	FN_MODEL0 = FN_CLS + FESIM_NCLS
+};
+enum { FN_L1I_MISSES, FN_UOP_MISSES, FN_ITLB_MISSES, FN_PER_MODEL };
 
 struct fesim {
 	int n_models;
@@ -159,6 +200,8 @@ struct fesim {
 	u32 *slot_occ;
 	u32 unbalanced, stray_ends, mismatched_ends, dumps;
 	u64 n_translations;
+	u64 prev_rep_va;	/* the previous TB ended with this rep insn */
+	u8 prev_branch;		/* BRK_* ending the previous TB */
 };
 
 extern struct fesim fs;
@@ -181,6 +224,22 @@ void totals(struct counters *tot);
 int models_init(void);
 /* Frees what models_init() allocated (at plugin exit). */
 void models_free(void);
+
+/* classes.c */
+extern const char *const cls_names[FESIM_NCLS];
+void insn_classes(const u8 *d, size_t size, u64 va, struct insn_info *out);
+
+/* attrib.c */
+int attrib_load(const char *path);
+void attrib_free(void);
+bool attrib_on(void);
+u32 attrib_n_funcs(void);
+u32 attrib_fn_of(u64 va);
+const char *attrib_name(u32 fn);
+u64 attrib_addr(u32 fn);
+bool attrib_used(u32 fn);
+u32 fn_cols(void);
+u64 *attrib_row(struct region *r, u32 fn);
 
 /* output.c */
 int output_write(const char *path);

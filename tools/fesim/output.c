@@ -8,9 +8,38 @@
 /* Bump when a key changes meaning or disappears (docs/fesim.md). */
 #define FESIM_FORMAT_VERSION 1
 
+/* A symbol name as a JSON string body: quotes, backslashes and control
+ * characters escaped (C++ and Rust names may hold odd characters). */
+static void put_json_chars(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+static void put_classes(FILE *f, const u64 *cls)
+{
+	int k;
+
+	fputs("\"classes\":{", f);
+	for (k = 0; k < FESIM_NCLS; k++)
+		fprintf(f, "%s\"%s\":%llu", k ? "," : "", cls_names[k],
+			(unsigned long long)cls[k]);
+	fputs("},", f);
+}
+
 static void put_counters(FILE *f, const struct counters *c)
 {
 	int i;
+
+	put_classes(f, c->c.cls);
 
 	fprintf(f, "\"insns\":%llu,\"bytes\":%llu,\"taken_branches\":%llu,"
 		"\"footprint_lines\":%llu,\"footprint_bytes\":%llu,\"models\":{",
@@ -40,6 +69,25 @@ static void put_counters(FILE *f, const struct counters *c)
 	fputs("}}\n", f);
 }
 
+/* The column names of a function row (attrib.c), in the header. */
+static void put_fn_columns(FILE *f)
+{
+	static const char *const model_cols[FN_PER_MODEL] = {
+		"l1i_misses", "uop_misses", "itlb_misses"
+	};
+	int k, i;
+
+	fputs(",\"func_columns\":[\"func\",\"insns\",\"bytes\","
+	      "\"taken_branches\"", f);
+	for (k = 0; k < FESIM_NCLS; k++)
+		fprintf(f, ",\"%s\"", cls_names[k]);
+	for (i = 0; i < fs.n_models; i++)
+		for (k = 0; k < FN_PER_MODEL; k++)
+			fprintf(f, ",\"%s.%s\"", fs.models[i].cfg.name,
+				model_cols[k]);
+	fputc(']', f);
+}
+
 static void put_header(FILE *f)
 {
 	int i;
@@ -54,7 +102,10 @@ static void put_header(FILE *f)
 		fs.cur ? "true" : "false");
 	for (i = 0; i < fs.n_models; i++)
 		fprintf(f, "%s\"%s\"", i ? "," : "", fs.models[i].cfg.name);
-	fputs("]}\n", f);
+	fputc(']', f);
+	if (attrib_on())
+		put_fn_columns(f);
+	fputs("}\n", f);
 	for (i = 0; i < fs.n_models; i++) {
 		const struct model_cfg *c = &fs.models[i].cfg;
 
@@ -72,18 +123,55 @@ static void put_header(FILE *f)
 	}
 }
 
+/* Every function some region ran: id, address, name. */
+static void put_funcs(FILE *f)
+{
+	u32 fn;
+
+	for (fn = 0; fn <= attrib_n_funcs(); fn++) {
+		if (!attrib_used(fn))
+			continue;
+		fprintf(f, "{\"type\":\"func\",\"id\":%u,\"addr\":%llu,"
+			"\"name\":\"", fn, (unsigned long long)attrib_addr(fn));
+		put_json_chars(f, attrib_name(fn));
+		fputs("\"}\n", f);
+	}
+}
+
+/* A region's function rows: "funcs":[[id, figures...], ...], */
+static void put_fn_rows(FILE *f, const struct region *r)
+{
+	u32 cols = fn_cols(), i, k;
+
+	fputs("\"funcs\":[", f);
+	for (i = 0; i < r->n_fn_rows; i++) {
+		const u64 *row = r->fn_rows + (size_t)i * cols;
+
+		fputs(i ? ",[" : "[", f);
+		for (k = 0; k < cols; k++)
+			fprintf(f, "%s%llu", k ? "," : "",
+				(unsigned long long)row[k]);
+		fputc(']', f);
+	}
+	fputs("],", f);
+}
+
 static void put_all(FILE *f)
 {
 	struct counters tot;
 	u32 i;
 
 	put_header(f);
+	if (attrib_on())
+		put_funcs(f);
 	for (i = 0; i < fs.n_regions; i++) {
 		const struct region *r = &fs.regions[i];
 
 		fprintf(f, "{\"type\":\"region\",\"seq\":%u,\"slot\":%u,"
 			"\"occ\":%u,\"closed\":%s,", r->seq, r->slot, r->occ,
 			r->closed ? "true" : "false");
+		if (attrib_on())
+			put_fn_rows(f, r);
 		put_counters(f, &r->ctr);
 	}
 	totals(&tot);

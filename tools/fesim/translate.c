@@ -197,6 +197,7 @@ struct tb_insn {
 	u32 size;
 	u16 marker;
 	struct insn_class cls;
+	struct insn_info info;	/* classes counted per execution */
 };
 
 static void seg_start(struct builder *b, u16 action)
@@ -301,6 +302,30 @@ static void add_insn(struct builder *b, u64 va, u32 size,
 	}
 }
 
+/* A segment lies in one function (attrib.c): start a new one where the
+ * function changes (a TB that falls through into the next symbol). */
+static void seg_set_fn(struct builder *b, u64 va)
+{
+	u32 fn;
+
+	if (!attrib_on())
+		return;
+	fn = attrib_fn_of(va);
+	if (b->seg->n_insns && b->seg->fn != fn)
+		seg_start(b, 0);
+	b->seg->fn = fn;
+}
+
+/* The static instruction classes of one instruction, added to its run. */
+static void seg_add_classes(struct seg *s, const struct insn_info *info)
+{
+	u32 m = info->mask;
+
+	s->cls_mask |= m;
+	for (; m; m &= m - 1)
+		s->cls[__builtin_ctz(m)]++;
+}
+
 /*
  * Macro-fusion and the JCC erratum look at pairs: a fusible instruction
  * followed by a jcc it fuses with, both in one 64-byte line (Intel: no
@@ -363,6 +388,7 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 		in[i].size = qemu_plugin_insn_size(insn);
 		in[i].marker = marker_id(d, in[i].size);
 		in[i].cls = classify(d, in[i].size);
+		insn_classes(d, in[i].size, in[i].va, &in[i].info);
 	}
 	resolve_pairs(in, n);
 	seg_start(&b, 0);
@@ -373,11 +399,19 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 		 * after an end or meta marker */
 		if (id >> FESIM_KIND_SHIFT == FESIM_KIND_BEGIN)
 			seg_start(&b, id);
+		seg_set_fn(&b, in[i].va);
 		add_insn(&b, in[i].va, in[i].size, &in[i].cls);
+		seg_add_classes(b.seg, &in[i].info);
 		if (id && id >> FESIM_KIND_SHIFT != FESIM_KIND_BEGIN)
 			seg_start(&b, id);
 	}
 	ti->end = n ? in[n - 1].va + in[n - 1].size : ti->vaddr;
+	if (n) {
+		/* QEMU ends a TB after a rep string op, one pass per run */
+		ti->rep = in[n - 1].info.rep;
+		ti->rep_va = in[n - 1].va;
+		ti->last_branch = in[n - 1].info.branch;
+	}
 	free(in);
 	ti->memos = calloc((size_t)ti->n_segs * fs.n_models, sizeof(*ti->memos));
 	if (!ti->memos)
