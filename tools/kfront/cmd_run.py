@@ -108,7 +108,15 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 1
         sim_out = out / 'fesim.jsonl'
-        cfg.extra_qemu_args += sim.plugin_args(plugin, sim.parse_models(args.sim), sim_out)
+        try:
+            # per-function figures need the symbols of this very image
+            syms = sim.write_symbols(paths.kernel_path(), out / 'kfront.syms')
+        except (sim.SimError, OSError) as exc:
+            print(f'kfront run: --sim: no symbol table, no per-function figures: {exc}',
+                  file=sys.stderr)
+            syms = None
+        cfg.extra_qemu_args += sim.plugin_args(plugin, sim.parse_models(args.sim), sim_out,
+                                               syms)
     print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}'
           f'{", fesim " + args.sim if args.sim else ""}'
           f'{", wire " + args.wire if args.wire else ""}); serial log: {log}', flush=True)

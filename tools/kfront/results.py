@@ -144,6 +144,9 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
                   f"sample(s) of {name} came out below zero (cheaper than "
                   "the subtracted overhead or N-run) and were set to 0")
     counters: dict[str, Any] = {}
+    # figures of a whole region (a footprint), not divided per operation
+    per_region = set(p.get("per_region") or []) \
+        if isinstance(p.get("per_region"), list) else set()
     for name in list(samples) + [n for n in reported if n not in samples]:
         values = _int_list(samples.get(name))
         if name in samples and values is None:
@@ -155,9 +158,12 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
                       f"{name} is reported but the machine record says it is "
                       f"unavailable ({b.unavailable[name]}); ignored")
             continue
-        entry = _counter_entry(b, rec, name, iters, values,
+        entry = _counter_entry(b, rec, name,
+                               1 if name in per_region else iters, values,
                                reported.get(name))
         if entry is not None:
+            if name in per_region:
+                entry["per"] = "region"
             counters[name] = entry
     return {
         "bench": bench,
@@ -181,6 +187,9 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         "wire": p.get("wire") if isinstance(p.get("wire"), str) else None,
         "line": rec.line,
         "counters": counters,
+        # simulated top functions (sim.function_table); None without
+        "sim_functions": p.get("sim_functions")
+        if isinstance(p.get("sim_functions"), dict) else None,
     }
 
 
@@ -210,8 +219,9 @@ def _ratio_entry(e: dict[str, Any], ref: dict[str, Any], name: str,
     iv, p = None, None
     why = "no interval (too few runs)"
     if c["samples"] and rc["samples"]:
-        test = stats.per_op(c["samples"], e["iters"])
-        base = stats.per_op(rc["samples"], ref["iters"])
+        per_region = c.get("per") == "region"
+        test = stats.per_op(c["samples"], 1 if per_region else e["iters"])
+        base = stats.per_op(rc["samples"], 1 if per_region else ref["iters"])
         seed = stats.seed_for(e["bench"], e["group"], e["variant"], name,
                               "ratio")
         iv = stats.bootstrap_ratio_ci(test, base, seed=seed)

@@ -7,13 +7,23 @@ the plugin does (docs/fesim.md), and each result record lists the region
 of every run (`regions`) and its calibration regions (`calib_region`,
 `calib_regions`). Per run, a simulated counter follows the harness's
 overhead rule (tools/kfront/regions.py). Names: sim.instructions, sim.footprint_bytes, sim.taken_branches
-(the same for every model) and sim.MODEL.l1i_misses, sim.MODEL.uop_misses,
-sim.MODEL.itlb_misses per simulated model.
+(the same for every model), the instruction classes (sim.rep_movs,
+sim.div, sim.calls, ...: CLASSES), and sim.MODEL.l1i_misses,
+sim.MODEL.uop_misses, sim.MODEL.itlb_misses per simulated model.
+
+The footprint counters are per region, not per operation: they are listed
+in the record's `per_region` and results.json does not divide them.
+
+Given the kernel's symbol table (`syms=`, written by write_symbols()), the
+plugin also reports per-function rows for every region; each result
+record gets a flat table of its top functions (`sim_functions`,
+docs/results-schema.md).
 """
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +36,17 @@ KNOWN_MODELS = ('skylake', 'skylake-nojcc', 'goldencove', 'zen4', 'small')
 COMMON = {'instructions': 'insns', 'footprint_bytes': 'footprint_bytes',
           'taken_branches': 'taken_branches'}
 PER_MODEL = ('l1i_misses', 'uop_misses', 'itlb_misses')
+# Instruction classes (docs/fesim.md, "Instruction classes"), same names
+# as the plugin's "classes" object.
+CLASSES = ('rep_movs', 'rep_movs_iters', 'rep_stos', 'rep_stos_iters', 'div',
+           'lcp', 'calls', 'rets', 'indirect_branches', 'cross16', 'cross64',
+           'unaligned_targets')
+# A footprint is a property of a region, not a rate: never divided per op.
+PER_REGION = ('sim.footprint_bytes',)
+# Function tables: this many functions by instructions, plus the top few
+# of every other column, plus one "other" row for the rest.
+TOP_FUNCTIONS = 10
+TOP_PER_COLUMN = 3
 
 
 class SimError(Exception):
@@ -38,6 +59,9 @@ class SimOutput:
     regions: dict[int, dict[str, Any]] = field(default_factory=dict)
     header: dict[str, Any] = field(default_factory=dict)
     total: dict[str, Any] = field(default_factory=dict)
+    # per-function rows (syms=): id -> (name, address), the row columns
+    funcs: dict[int, tuple[str, int]] = field(default_factory=dict)
+    func_columns: list[str] = field(default_factory=list)
 
 
 def parse_models(text: str) -> list[str]:
@@ -49,9 +73,24 @@ def parse_models(text: str) -> list[str]:
     return models
 
 
-def plugin_args(plugin: Path, models: list[str], out: Path) -> list[str]:
+def plugin_args(plugin: Path, models: list[str], out: Path,
+                syms: Path | None = None) -> list[str]:
     # Models are joined with ':' since QEMU splits plugin arguments at ','.
-    return ['-plugin', f'{plugin},model={":".join(models)},out={out}']
+    extra = f',syms={syms}' if syms is not None else ''
+    return ['-plugin', f'{plugin},model={":".join(models)},out={out}{extra}']
+
+
+def write_symbols(elf: Path, out: Path) -> Path:
+    """The kernel's symbol table as `nm -n` prints it, for syms=."""
+    try:
+        res = subprocess.run(['nm', '-n', '--defined-only', str(elf)],
+                             capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise SimError(f'nm: {exc.strerror}') from exc
+    if res.returncode != 0:
+        raise SimError(f'nm {elf}: {res.stderr.strip() or "failed"}')
+    out.write_text(res.stdout, encoding='utf-8')
+    return out
 
 
 def load(path: Path) -> SimOutput:
@@ -69,6 +108,9 @@ def load(path: Path) -> SimOutput:
         if kind == 'fesim':
             out.header = obj
             out.models = list(obj.get('models', []))
+            out.func_columns = list(obj.get('func_columns', []))
+        elif kind == 'func':
+            out.funcs[int(obj['id'])] = (str(obj['name']), int(obj['addr']))
         elif kind == 'region':
             out.regions[int(obj['seq'])] = obj
         elif kind == 'total':
@@ -80,6 +122,8 @@ def load(path: Path) -> SimOutput:
 
 def _value(region: dict[str, Any], name: str, model: str | None) -> int:
     if model is None:
+        if name in CLASSES:
+            return int(region['classes'][name])
         return int(region[COMMON[name]])
     return int(region['models'][model][name])
 
@@ -102,6 +146,16 @@ def merge_into_run(run: Run, sim: SimOutput) -> int:
             ok &= vals is not None
             if vals is not None:
                 samples[f'sim.{name}'] = vals
+        # output of a plugin before issue 19 has no classes: not an error
+        for name in CLASSES:
+            vals = _series(sim, p, name, None)
+            if vals is not None:
+                samples[f'sim.{name}'] = vals
+        p['per_region'] = sorted(set(p.get('per_region') or []) |
+                                 set(PER_REGION))
+        table = function_table(sim, p)
+        if table is not None:
+            p['sim_functions'] = table
         for model in sim.models:
             for name in PER_MODEL:
                 vals = _series(sim, p, name, model)
@@ -110,6 +164,95 @@ def merge_into_run(run: Run, sim: SimOutput) -> int:
                     samples[f'sim.{model}.{name}'] = vals
         merged += ok
     return merged
+
+
+def _column_name(col: str) -> str:
+    """A plugin row column as the sim.* counter it splits, minus 'sim.'."""
+    return 'instructions' if col == 'insns' else col
+
+
+def _function_rows(sim: SimOutput, seq: int) -> dict[int, list[int]]:
+    region = sim.regions.get(seq)
+    if region is None:
+        raise KeyError(seq)
+    return {int(row[0]): row for row in region.get('funcs', [])}
+
+
+def _mean(values: list[int]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _per_function(sim: SimOutput, p: dict[str, Any]
+                  ) -> dict[int, list[float]] | None:
+    """Mean per counted run of every column, per function, after the
+    overhead rule applied to the function's own figures."""
+    seqs = [s for s in p.get('regions') or [] if isinstance(s, int)]
+    try:
+        rows = {seq: _function_rows(sim, seq) for seq in _all_regions(p, seqs)}
+    except (KeyError, TypeError, ValueError):
+        return None
+    fids = sorted({fid for r in rows.values() for fid in r})
+    ncols = len(sim.func_columns)
+    out: dict[int, list[float]] = {}
+    for fid in fids:
+        means = []
+        for col in range(1, ncols):
+            vals = regions.per_run(
+                p, lambda seq, c=col: int(rows[seq][fid][c])
+                if fid in rows[seq] else 0)
+            if vals is None:
+                return None
+            means.append(_mean(vals))
+        if any(means):
+            out[fid] = means
+    return out
+
+
+def _all_regions(p: dict[str, Any], seqs: list[int]) -> list[int]:
+    """Every region the overhead rule reads for payload p."""
+    need = set(seqs)
+    if p.get('method') == 'diff':
+        need |= {s + 1 for s in seqs}
+    else:
+        first, count = int(p['calib_region']), int(p['calib_regions'])
+        need |= set(range(first, first + count))
+    return sorted(need)
+
+
+def _top_ids(table: dict[int, list[float]], ncols: int) -> list[int]:
+    """The top functions by instructions, then the top few of every other
+    column that the first list missed (a function with few instructions
+    and many misses still shows)."""
+    def top(col: int, n: int) -> list[int]:
+        ranked = sorted(table, key=lambda f: (-table[f][col], f))
+        return [f for f in ranked[:n] if table[f][col] > 0]
+    chosen = top(0, TOP_FUNCTIONS)
+    for col in range(1, ncols):
+        chosen += [f for f in top(col, TOP_PER_COLUMN) if f not in chosen]
+    return chosen
+
+
+def function_table(sim: SimOutput, p: dict[str, Any]) -> dict[str, Any] | None:
+    """The flat per-function table of result payload p (results.json
+    `sim_functions`), or None without per-function rows."""
+    if not sim.funcs or len(sim.func_columns) < 2:
+        return None
+    table = _per_function(sim, p)
+    if table is None:
+        return None
+    names = [_column_name(c) for c in sim.func_columns[1:]]
+    chosen = _top_ids(table, len(names))
+
+    def row(values: list[float]) -> dict[str, float]:
+        return {n: round(v, 3) for n, v in zip(names, values)}
+    rows = []
+    for fid in chosen:
+        name, addr = sim.funcs.get(fid, ('(unknown)', 0))
+        rows.append(dict(function=name, addr=f'0x{addr:x}', **row(table[fid])))
+    rest = [f for f in table if f not in chosen]
+    other = [sum(table[f][c] for f in rest) for c in range(len(names))]
+    return {'per': 'run', 'columns': names, 'top': rows,
+            'other': dict(functions=len(rest), **row(other))}
 
 
 def describe(sim: SimOutput) -> dict[str, Any]:

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Host side of the simulator (tools/kfront/sim.py) on a synthetic plugin
+output: instruction classes become sim.* counters, the footprint stays
+per region (issue 19, "also fix"), and per-function rows become each
+result's top-N table with an "other" row."""
+from __future__ import annotations
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from tests.py import FIXTURES
+from kfront import collect, results, sim
+
+COLUMNS = (['func', 'insns', 'bytes', 'taken_branches'] + list(sim.CLASSES)
+           + ['skylake.l1i_misses', 'skylake.uop_misses', 'skylake.itlb_misses'])
+STUB, HOT, DIV = 1, 2, 3
+# functions 10.. : many small ones, to fill the table past its top N
+SMALL = list(range(10, 10 + sim.TOP_FUNCTIONS + 5))
+
+
+def row(fid: int, insns: int, div: int = 0, l1i: int = 0) -> list[int]:
+    values = dict.fromkeys(COLUMNS, 0)
+    values.update({'func': fid, 'insns': insns, 'bytes': 4 * insns,
+                   'div': div, 'skylake.l1i_misses': l1i})
+    return [values[c] for c in COLUMNS]
+
+
+def region(seq: int, rows: list[list[int]], footprint: int) -> dict:
+    classes = dict.fromkeys(sim.CLASSES, 0)
+    classes['div'] = sum(r[COLUMNS.index('div')] for r in rows)
+    insns = sum(r[1] for r in rows)
+    return {'type': 'region', 'seq': seq, 'slot': 1, 'occ': seq,
+            'closed': True, 'funcs': rows, 'classes': classes,
+            'insns': insns, 'bytes': 4 * insns, 'taken_branches': 0,
+            'footprint_lines': footprint // 64, 'footprint_bytes': footprint,
+            'models': {'skylake': {'l1i_misses': 0, 'uop_misses': 0,
+                                   'itlb_misses': 0}}}
+
+
+def write_output(path: Path) -> None:
+    lines = [{'type': 'fesim', 'format': 1, 'models': ['skylake'],
+              'func_columns': COLUMNS}]
+    names = {STUB: 'region_stub', HOT: 'hot_loop', DIV: 'slow_div'}
+    names.update({f: f'small_{f}' for f in SMALL})
+    lines += [{'type': 'func', 'id': f, 'addr': 0x1000 * f, 'name': n}
+              for f, n in names.items()]
+    # two calibration regions: the harness stub alone
+    lines += [region(s, [row(STUB, 10)], 128) for s in (0, 1)]
+    # three counted runs: stub + hot + one div per run + small ones
+    for s in (2, 3, 4):
+        rows = [row(STUB, 10), row(HOT, 1000), row(DIV, 5, div=1, l1i=7)]
+        rows += [row(f, 20 + f) for f in SMALL]
+        lines.append(region(s, rows, 4096 + 128))
+    path.write_text(''.join(json.dumps(x) + '\n' for x in lines))
+
+
+class SimMerge(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        run = collect.collect_file(FIXTURES / 'clean.log').runs[0]
+        for rec in run.of_type('result'):
+            rec.payload.pop('samples', None)
+            rec.payload.update(regions=[2, 3, 4], calib_region=0,
+                               calib_regions=2, method='overhead')
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / 'fesim.jsonl'
+            write_output(out)
+            cls.merged = sim.merge_into_run(run, sim.load(out))
+        cls.n_records = len(run.of_type('result'))
+        cls.data = results.build_results(run)
+        cls.entry = cls.data['results'][0]
+
+    def test_every_record_merged(self) -> None:
+        self.assertEqual(self.merged, self.n_records)
+
+    def test_classes_are_counters(self) -> None:
+        c = self.entry['counters']
+        for name in sim.CLASSES:
+            self.assertIn(f'sim.{name}', c)
+        self.assertEqual(c['sim.div']['samples'], [1, 1, 1])
+
+    def test_footprint_per_region_not_per_op(self) -> None:
+        # before the fix per_op was 4096 / iters, a rate of nothing
+        c = self.entry['counters']['sim.footprint_bytes']
+        self.assertEqual(c['per'], 'region')
+        self.assertEqual(c['per_run']['median'], 4096)
+        self.assertEqual(c['per_op']['median'], 4096)
+        self.assertGreater(self.entry['iters'], 1)
+        ins = self.entry['counters']['sim.instructions']
+        self.assertNotIn('per', ins)
+        self.assertAlmostEqual(ins['per_op']['median'],
+                               ins['per_run']['median'] / self.entry['iters'])
+
+    def test_function_table(self) -> None:
+        t = self.entry['sim_functions']
+        self.assertEqual(t['per'], 'run')
+        self.assertEqual(t['columns'][0], 'instructions')
+        names = [r['function'] for r in t['top']]
+        self.assertEqual(names[0], 'hot_loop')
+        # the harness stub is the overhead: it drops out entirely
+        self.assertNotIn('region_stub', names)
+        # few instructions, but the top of the div and l1i columns
+        self.assertIn('slow_div', names)
+        div = next(r for r in t['top'] if r['function'] == 'slow_div')
+        self.assertEqual((div['div'], div['skylake.l1i_misses']), (1, 7))
+        self.assertEqual(div['addr'], f'0x{DIV * 0x1000:x}')
+        # top N by instructions plus slow_div; the rest in "other"
+        self.assertEqual(len(t['top']), sim.TOP_FUNCTIONS + 1)
+        rest = sorted(SMALL)[:len(SMALL) + 1 - sim.TOP_FUNCTIONS]
+        self.assertEqual(t['other']['functions'], len(rest))
+        self.assertEqual(t['other']['instructions'],
+                         sum(20 + f for f in rest))
+        total = sum(r['instructions'] for r in t['top']) + \
+            t['other']['instructions']
+        self.assertEqual(total,
+                         self.entry['counters']['sim.instructions']['per_run']['median'])
+
+    def test_no_symbols_no_table(self) -> None:
+        self.assertIsNone(sim.function_table(sim.SimOutput(models=[]), {}))
+
+
+if __name__ == '__main__':
+    unittest.main()
