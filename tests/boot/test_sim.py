@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The kernel under the fesim plugin: every result gets sim.* figures,
-two identical boots give identical figures (issue 6), and warm counted runs
+two identical boots give identical figures (issue 6), warm counted runs
 of code that fits the L1i miss (almost) nothing, where cold ones refill
-(issue 17: the warm call before each counted run)."""
+(issue 17: the warm call before each counted run), and the instruction
+classes and per-function tables name calib.memcpy20's copy site (issue
+19)."""
 from __future__ import annotations
 
 import tempfile
@@ -31,7 +33,8 @@ def setUpModule() -> None:
 def sim_boot(tmp: Path, tag: str, args: list[str] = ARGS) -> dict:
     out = tmp / f'{tag}.jsonl'
     cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=300, kernel_args=args)
-    cfg.extra_qemu_args += sim.plugin_args(PLUGIN, ['skylake', 'zen4'], out)
+    syms = sim.write_symbols(paths.kernel_path(), tmp / f'{tag}.syms')
+    cfg.extra_qemu_args += sim.plugin_args(PLUGIN, ['skylake', 'zen4'], out, syms)
     res = qemu.boot(cfg, log=tmp / f'{tag}.log')
     assert res.status == 0, res.text[-2000:]
     col = collect.collect_file(tmp / f'{tag}.log')
@@ -86,6 +89,25 @@ class Simulator(unittest.TestCase):
                 self.assertIn(name, e['counters'], (e['bench'], e['variant']))
             insns = e['counters']['sim.instructions']['per_op']['median']
             self.assertGreater(insns, 1, (e['bench'], e['variant']))
+
+    def test_rep_movs_at_the_copy_site(self) -> None:
+        # GCC -Os copies the 20-byte header with rep movsl (5 iterations
+        # per copy), -O2 with moves: one rep movs per operation, in copy_hdr
+        by = {(e['bench'], e['variant']): e for e in self.a['results']}
+        per_op = {v: by[('calib.memcpy20', v)]['counters'] for v in ('O2', 'Os')}
+        self.assertEqual(per_op['O2']['sim.rep_movs']['per_op']['median'], 0)
+        self.assertAlmostEqual(per_op['Os']['sim.rep_movs']['per_op']['median'], 1, places=2)
+        self.assertAlmostEqual(per_op['Os']['sim.rep_movs_iters']['per_op']['median'], 5,
+                               places=2)
+        table = by[('calib.memcpy20', 'Os')]['sim_functions']
+        movs = [r for r in table['top'] if r['rep_movs'] > 0]
+        self.assertEqual([r['function'] for r in movs], ['copy_hdr'], table)
+
+    def test_footprint_per_region(self) -> None:
+        for e in self.a['results']:
+            c = e['counters']['sim.footprint_bytes']
+            self.assertEqual(c['per'], 'region')
+            self.assertEqual(c['per_op']['median'], c['per_run']['median'])
 
 
 if __name__ == '__main__':

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront explain` logic on synthetic per-function tables: ranking and
+shares of a difference, the excerpt naming the pattern one variant has and
+the other lacks (an injected div, a rep movs), and clear errors."""
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+from kfront import cli, explain
+
+COLUMNS = ['instructions', 'div', 'rep_movs']
+
+
+def table(rows: dict[str, tuple[float, float, float, int]], other: float) -> dict:
+    return {'per': 'run', 'columns': COLUMNS,
+            'top': [{'function': n, 'addr': f'0x{addr:x}', 'instructions': i,
+                     'div': d, 'rep_movs': r}
+                    for n, (i, d, r, addr) in rows.items()],
+            'other': {'functions': 3, 'instructions': other, 'div': 0, 'rep_movs': 0}}
+
+
+DATA = {'results': [
+    {'bench': 'calib.x', 'variant': 'O2', 'footprint': None, 'sim_functions': table(
+        {'hot': (100, 0, 0, 0x1000), 'scale': (20, 0, 0, 0x1100),
+         'same': (50, 0, 0, 0x1200)}, 10)},
+    {'bench': 'calib.x', 'variant': 'Os', 'footprint': None, 'sim_functions': table(
+        {'hot': (103, 0, 1, 0x2000), 'scale': (60, 1, 0, 0x2100),
+         'same': (50, 0, 0, 0x2200)}, 12)},
+]}
+
+
+class Differences(unittest.TestCase):
+    def test_ranking_and_shares(self) -> None:
+        total, funcs = explain.differences(DATA, 'calib.x', ('O2', 'Os'),
+                                           'sim.instructions')
+        self.assertEqual(total, 40 + 3 + 2)
+        self.assertEqual([f.name for f in funcs[:3]], ['scale', 'hot', '(other)'])
+        self.assertEqual((funcs[0].addr_a, funcs[0].addr_b), (0x1100, 0x2100))
+        text = explain.render('calib.x', ('O2', 'Os'), 'sim.instructions', total,
+                              funcs, 3)
+        self.assertIn('scale', text)
+        self.assertIn('89%', text)       # 40 of 45
+
+    def test_other_counter(self) -> None:
+        total, funcs = explain.differences(DATA, 'calib.x', ('O2', 'Os'), 'sim.div')
+        self.assertEqual((total, funcs[0].name), (1, 'scale'))
+
+    def test_errors_name_the_valid_choices(self) -> None:
+        with self.assertRaisesRegex(explain.ExplainError, 'variants: O2, Os'):
+            explain.differences(DATA, 'calib.x', ('O2', 'O3'), 'sim.instructions')
+        with self.assertRaisesRegex(explain.ExplainError, 'sim.rep_movs'):
+            explain.differences(DATA, 'calib.x', ('O2', 'Os'), 'sim.cycles')
+
+
+class Excerpt(unittest.TestCase):
+    def test_injected_div_is_found(self) -> None:
+        o2 = ['1100: mov %edi,%eax', '1102: imul $0x2aaaaaab,%rax,%rax', '1109: ret']
+        os_ = ['2100: mov %edi,%eax', '2102: xor %edx,%edx', '2104: div %ecx',
+               '2106: ret']
+        lines = explain.excerpt(o2, os_, ('O2', 'Os'))
+        self.assertIn('div: 0 in O2, 1 in Os; in Os:', lines)
+        self.assertIn('    2104: div %ecx', lines)
+        self.assertFalse(any(line.startswith('call') for line in lines))
+
+    def test_rep_movs_against_moves(self) -> None:
+        o2 = ['1000: movdqu (%rsi),%xmm0', '1004: movups %xmm0,(%rdi)', '1008: ret']
+        os_ = ['2000: mov $0x5,%ecx', '2005: rep movsl %ds:(%rsi),%es:(%rdi)',
+               '2007: ret']
+        lines = explain.excerpt(o2, os_, ('O2', 'Os'))
+        self.assertIn('rep movs: 0 in O2, 1 in Os; in Os:', lines)
+
+
+class Command(unittest.TestCase):
+    def run_cli(self, *argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = cli.main(list(argv))
+        return status, out.getvalue(), err.getvalue()
+
+    def test_command(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / 'results.json'
+            path.write_text(json.dumps(DATA))
+            status, out, _ = self.run_cli('explain', str(path), '--bench', 'calib.x',
+                                          '--elf', str(Path(tmp) / 'none.elf'))
+            self.assertEqual(status, 0)
+            self.assertIn('calib.x: sim.instructions per run, Os - O2 = +45.0', out)
+            status, _, err = self.run_cli('explain', str(path), '--bench', 'calib.x',
+                                          '--variants', 'O2')
+            self.assertEqual(status, 2)
+            self.assertIn('two different variants', err)
+            status, _, err = self.run_cli('explain', str(path), '--bench', 'nope')
+            self.assertEqual(status, 1)
+            self.assertIn('benches: calib.x', err)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront explain`: the functions behind a difference between two variants."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from kfront import explain, paths
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        'explain', help='the functions that account for a difference between two variants',
+        description='From the simulator\'s per-function tables of a results.json '
+        '(kfront run --sim): the functions that account for most of the '
+        'difference in a counter between two variants of one benchmark, with '
+        'their sizes and a disassembly excerpt of the patterns that differ '
+        '(rep movs, div, calls).')
+    p.add_argument('results', type=Path, nargs='?', metavar='RESULTS.json',
+                   help='default: the newest results/*/results.json')
+    p.add_argument('--bench', required=True, metavar='B', help='benchmark, e.g. calib.memcpy20')
+    p.add_argument('--variants', default='O2,Os', metavar='A,B',
+                   help='the two variants, difference B - A (default O2,Os)')
+    p.add_argument('--counter', default='sim.instructions', metavar='C',
+                   help='a sim.* counter with a per-function column (default sim.instructions)')
+    p.add_argument('--top', type=int, default=8, metavar='N',
+                   help='functions to list, 1 to 100 (default 8)')
+    p.add_argument('--elf', type=Path, default=None,
+                   help='the kernel image the results came from (default build/kfront.elf)')
+    p.set_defaults(func=run, needs_setup=False)
+
+
+def _newest_results() -> Path | None:
+    found = sorted((paths.ROOT / 'results').glob('*/results.json'))
+    return found[-1] if found else None
+
+
+def run(args: argparse.Namespace) -> int:
+    variants = tuple(v for v in args.variants.split(',') if v)
+    if len(variants) != 2 or variants[0] == variants[1]:
+        print(f'kfront explain: --variants: expected two different variants A,B, '
+              f'got {args.variants!r}', file=sys.stderr)
+        return 2
+    if not 1 <= args.top <= 100:
+        print(f'kfront explain: --top: expected 1 to 100, got {args.top}', file=sys.stderr)
+        return 2
+    path = args.results or _newest_results()
+    if path is None:
+        print('kfront explain: no RESULTS.json given and none under results/', file=sys.stderr)
+        return 2
+    try:
+        data = json.loads(path.read_text(encoding='utf-8'))
+        total, funcs = explain.differences(data, args.bench, variants, args.counter)
+    except OSError as exc:
+        print(f'kfront explain: {path}: {exc.strerror}', file=sys.stderr)
+        return 1
+    except (ValueError, explain.ExplainError) as exc:
+        print(f'kfront explain: {path}: {exc}', file=sys.stderr)
+        return 1
+    explain.annotate(funcs, args.elf or paths.kernel_path(), variants, args.top)
+    print(explain.render(args.bench, variants, args.counter, total, funcs, args.top))
+    return 0

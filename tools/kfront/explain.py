@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Which functions account for a difference between two variants (issue 19,
+item 3), from the simulator's per-function tables in results.json
+(`sim_functions`, docs/results-schema.md), with each function's size and a
+disassembly excerpt of the instruction patterns that differ.
+
+Functions are matched across variants by name (each variant's copy of a
+function keeps its source name; its address tells the copies apart).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Instruction patterns the -O2 / -Os argument turns on (docs/fesim.md,
+# "Instruction classes"): shown when one variant's copy has them and the
+# other's has fewer.
+PATTERNS = {
+    'rep movs': re.compile(r'\brep[a-z]*\s+movs'),
+    'rep stos': re.compile(r'\brep[a-z]*\s+stos'),
+    'div': re.compile(r'\bi?div[bwlq]?\b'),
+    'call': re.compile(r'\bcall[q]?\b'),
+}
+INSN_RE = re.compile(r'^\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} )+\s*(.*)$')
+EXCERPT_LINES = 6
+
+
+class ExplainError(Exception):
+    """Bad input: a one-line message naming what is wrong."""
+
+
+@dataclass
+class FunctionDiff:
+    name: str
+    a: float                    # the counter in variant A (mean per run)
+    b: float
+    addr_a: int | None
+    addr_b: int | None
+    size_a: int | None = None
+    size_b: int | None = None
+    excerpt: list[str] = field(default_factory=list)
+
+    @property
+    def diff(self) -> float:
+        return self.b - self.a
+
+
+def _entry(data: dict[str, Any], bench: str, variant: str) -> dict[str, Any]:
+    found = [e for e in data.get('results', [])
+             if e.get('bench') == bench and e.get('variant') == variant
+             and e.get('footprint') is None]
+    if not found:
+        found = [e for e in data.get('results', [])
+                 if e.get('bench') == bench and e.get('variant') == variant]
+    if not found:
+        benches = sorted({e.get('bench') for e in data.get('results', [])})
+        variants = sorted({e.get('variant') for e in data.get('results', [])})
+        raise ExplainError(f'no result for bench {bench!r} variant {variant!r}; '
+                           f'benches: {", ".join(benches)}; variants: {", ".join(variants)}')
+    return found[0]
+
+
+def _rows(entry: dict[str, Any], column: str) -> dict[str, tuple[float, int | None]]:
+    table = entry.get('sim_functions')
+    if not isinstance(table, dict):
+        raise ExplainError(f'{entry["bench"]} {entry["variant"]}: no per-function '
+                           'table (run with --sim, a plugin and kernel from issue 19 on)')
+    if column not in table.get('columns', []):
+        raise ExplainError(f'counter sim.{column} has no per-function column; '
+                           f'columns: {", ".join("sim." + c for c in table["columns"])}')
+    rows: dict[str, tuple[float, int | None]] = {}
+    for r in table.get('top', []):
+        value, addr = float(r.get(column, 0)), int(str(r.get('addr', '0')), 16)
+        old = rows.get(r['function'])
+        rows[r['function']] = (value + (old[0] if old else 0), addr)
+    rows['(other)'] = (float(table.get('other', {}).get(column, 0)), None)
+    return rows
+
+
+def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
+                counter: str) -> tuple[float, list[FunctionDiff]]:
+    """(total difference B - A, functions by |difference|, largest first)."""
+    column = counter[4:] if counter.startswith('sim.') else counter
+    rows_a = _rows(_entry(data, bench, variants[0]), column)
+    rows_b = _rows(_entry(data, bench, variants[1]), column)
+    out = []
+    for name in set(rows_a) | set(rows_b):
+        a, addr_a = rows_a.get(name, (0.0, None))
+        b, addr_b = rows_b.get(name, (0.0, None))
+        out.append(FunctionDiff(name, a, b, addr_a, addr_b))
+    total = sum(f.diff for f in out)
+    out.sort(key=lambda f: (-abs(f.diff), f.name))
+    return total, out
+
+
+def symbol_sizes(elf: Path) -> dict[int, int]:
+    """Address -> size of every function symbol of the kernel image."""
+    res = subprocess.run(['nm', '-S', '--defined-only', str(elf)],
+                         capture_output=True, text=True, check=False)
+    sizes: dict[int, int] = {}
+    for line in res.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in 'tTwW':
+            sizes.setdefault(int(parts[0], 16), int(parts[1], 16))
+    return sizes
+
+
+def disassemble(elf: Path, addr: int, size: int) -> list[str]:
+    """The instructions of [addr, addr + size) as objdump prints them."""
+    res = subprocess.run(['objdump', '-d', '--no-show-raw-insn',
+                          f'--start-address=0x{addr:x}',
+                          f'--stop-address=0x{addr + size:x}', str(elf)],
+                         capture_output=True, text=True, check=False)
+    return [m.group(1) + ': ' + m.group(2).strip()
+            for m in (INSN_RE.match(line) for line in res.stdout.splitlines())
+            if m] if res.returncode == 0 else []
+
+
+def _pattern_counts(insns: list[str]) -> dict[str, int]:
+    return {name: sum(1 for i in insns if rx.search(i.split(': ', 1)[-1]))
+            for name, rx in PATTERNS.items()}
+
+
+def excerpt(insns_a: list[str], insns_b: list[str], variants: tuple[str, str]) -> list[str]:
+    """Lines of the copy that has more of a pattern than the other copy:
+    `rep movsl` where the other has moves, a `div` where it multiplies, a
+    call the other inlined. Also the instruction counts of both."""
+    out = [f'{len(insns_a)} instructions in {variants[0]}, '
+           f'{len(insns_b)} in {variants[1]}']
+    count_a, count_b = _pattern_counts(insns_a), _pattern_counts(insns_b)
+    for name, rx in PATTERNS.items():
+        if count_a[name] == count_b[name]:
+            continue
+        more, insns = (variants[1], insns_b) if count_b[name] > count_a[name] \
+            else (variants[0], insns_a)
+        out.append(f'{name}: {count_a[name]} in {variants[0]}, {count_b[name]} in '
+                   f'{variants[1]}; in {more}:')
+        hits = [i for i in insns if rx.search(i.split(': ', 1)[-1])]
+        out += ['    ' + i for i in hits[:EXCERPT_LINES]]
+    return out
+
+
+def annotate(funcs: list[FunctionDiff], elf: Path | None,
+             variants: tuple[str, str], limit: int) -> None:
+    """Sizes and disassembly excerpts of the first `limit` functions."""
+    if elf is None or not elf.exists():
+        return
+    sizes = symbol_sizes(elf)
+    for f in funcs[:limit]:
+        f.size_a = sizes.get(f.addr_a) if f.addr_a is not None else None
+        f.size_b = sizes.get(f.addr_b) if f.addr_b is not None else None
+        insns_a = disassemble(elf, f.addr_a, f.size_a) if f.size_a else []
+        insns_b = disassemble(elf, f.addr_b, f.size_b) if f.size_b else []
+        if insns_a or insns_b:
+            f.excerpt = excerpt(insns_a, insns_b, variants)
+
+
+def _size(n: int | None) -> str:
+    return '-' if n is None else f'{n} B'
+
+
+def render(bench: str, variants: tuple[str, str], counter: str, total: float,
+           funcs: list[FunctionDiff], limit: int) -> str:
+    a, b = variants
+    lines = [f'{bench}: {counter} per run, {b} - {a} = {total:+.1f}',
+             f'{"function":<28} {a:>10} {b:>10} {"diff":>10} {"share":>6}  '
+             f'{"size " + a:>9} {"size " + b:>9}']
+    for f in funcs[:limit]:
+        share = f'{100 * f.diff / total:5.0f}%' if total else '    -'
+        lines.append(f'{f.name:<28} {f.a:10.1f} {f.b:10.1f} {f.diff:+10.1f} {share}  '
+                     f'{_size(f.size_a):>9} {_size(f.size_b):>9}')
+        lines += ['    ' + x for x in f.excerpt]
+    return '\n'.join(lines)
