@@ -11,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import build, collect, paths, qemu, results, sim
+from kfront import build, collect, explain, paths, qemu, results, sim
 
 PLUGIN = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
 ARGS = ['bench=calib.memcpy20,calib.unlikely,sched.ctxsw', 'quick', 'runs=3', 'warmup=1']
@@ -102,6 +102,23 @@ class Simulator(unittest.TestCase):
         table = by[('calib.memcpy20', 'Os')]['sim_functions']
         movs = [r for r in table['top'] if r['rep_movs'] > 0]
         self.assertEqual([r['function'] for r in movs], ['copy_hdr'], table)
+
+    def explained(self, bench: str) -> list[explain.FunctionDiff]:
+        _, funcs = explain.differences(self.a, bench, ('O2', 'Os'), 'sim.instructions')
+        explain.annotate(funcs, paths.kernel_path(), ('O2', 'Os'), 1)
+        return funcs
+
+    def test_explain_memcpy20(self) -> None:
+        # issue 19 item 4: Os's difference is the copy site's rep movs
+        top = self.explained('calib.memcpy20')[0]
+        self.assertEqual(top.name, 'copy_hdr')
+        self.assertTrue(any(line.startswith('rep movs: 0 in O2') for line in top.excerpt),
+                        top.excerpt)
+
+    def test_explain_unlikely(self) -> None:
+        # issue 19 item 4: the cold block laid in line in check_hdr
+        top = self.explained('calib.unlikely')[0]
+        self.assertEqual(top.name, 'check_hdr', top)
 
     def test_footprint_per_region(self) -> None:
         for e in self.a['results']:
