@@ -74,6 +74,26 @@ class Excerpt(unittest.TestCase):
         lines = explain.excerpt(o2, os_, ('O2', 'Os'))
         self.assertIn('rep movs: 0 in O2, 1 in Os; in Os:', lines)
 
+    def test_cold_block_in_line(self) -> None:
+        # check_hdr as GCC 12 builds it: -O2 falls through to the return and
+        # keeps the error path past it; -Os jumps around the error path
+        o2 = ['190: cmp $0xdeadbeef,%esi', '196: je 1c0 <check_hdr+0x30>',
+              '198: and $0x1,%eax', '1a0: ja 1c0 <check_hdr+0x30>',
+              '1a2: pop %rbx', '1a3: ret', '1c0: call 170 <report_bad_hdr>',
+              '1c5: mov $0xffffffb9,%eax', '1ca: pop %rbx', '1cb: ret']
+        os_ = ['cf8: cmp $0xdeadbeef,%esi', 'cfe: je d0e <check_hdr+0x23>',
+               'd00: and $0x1,%eax', 'd0c: jbe d2d <check_hdr+0x42>',
+               'd13: call ccf <report_bad_hdr>', 'd28: mov $0xffffffb9,%eax',
+               'd2d: pop %rbx', 'd31: ret']
+        self.assertEqual(explain.inline_cold_blocks(o2), [])
+        self.assertEqual(explain.inline_cold_blocks(os_), ['d0c: jbe d2d <check_hdr+0x42>'])
+        lines = explain.excerpt(o2, os_, ('O2', 'Os'))
+        self.assertIn('cold block in line: 0 in O2, 1 in Os; in Os:', lines)
+
+    def test_objdump_lines(self) -> None:
+        m = explain.INSN_RE.match('ffffffff8022b1c5:\tcall   ffffffff8022b170 <f>')
+        self.assertEqual(m.groups(), ('ffffffff8022b1c5', 'call   ffffffff8022b170 <f>'))
+
 
 class Command(unittest.TestCase):
     def run_cli(self, *argv: str) -> tuple[int, str, str]:

@@ -24,7 +24,10 @@ PATTERNS = {
     'div': re.compile(r'\bi?div[bwlq]?\b'),
     'call': re.compile(r'\bcall[q]?\b'),
 }
-INSN_RE = re.compile(r'^\s*([0-9a-f]+):\s+(?:[0-9a-f]{2} )+\s*(.*)$')
+# objdump -d --no-show-raw-insn: "  ffffffff8022b190:\tpush   %rbx"
+INSN_RE = re.compile(r'^\s*([0-9a-f]+):\t(.*)$')
+# A conditional branch: "jbe    ffffffff802b1d2d <check_hdr+0x42>"
+JCC_RE = re.compile(r'^j(?!mp)[a-z]+\s+([0-9a-f]+)\b')
 EXCERPT_LINES = 6
 
 
@@ -119,9 +122,36 @@ def disassemble(elf: Path, addr: int, size: int) -> list[str]:
             if m] if res.returncode == 0 else []
 
 
-def _pattern_counts(insns: list[str]) -> dict[str, int]:
-    return {name: sum(1 for i in insns if rx.search(i.split(': ', 1)[-1]))
+def _split(insn: str) -> tuple[int, str]:
+    addr, text = insn.split(': ', 1)
+    return int(addr, 16), text
+
+
+def inline_cold_blocks(insns: list[str]) -> list[str]:
+    """Conditional branches that jump forward over a block holding a call
+    and no return: the error path of `if (unlikely(bad)) { report(); ... }`
+    laid in the way, so the usual path takes a branch around it (what -Os
+    does to unlikely(); -O2 moves the block past the return or into
+    .text.unlikely and falls through)."""
+    parsed = [_split(i) for i in insns]
+    out = []
+    for n, (addr, text) in enumerate(parsed):
+        m = JCC_RE.match(text)
+        if not m or int(m.group(1), 16) <= addr:
+            continue
+        target = int(m.group(1), 16)
+        skipped = [t for a, t in parsed[n + 1:] if a < target]
+        if any(PATTERNS['call'].search(t) for t in skipped) and \
+                not any(t.startswith('ret') for t in skipped):
+            out.append(insns[n])
+    return out
+
+
+def _pattern_hits(insns: list[str]) -> dict[str, list[str]]:
+    hits = {name: [i for i in insns if rx.search(i.split(': ', 1)[-1])]
             for name, rx in PATTERNS.items()}
+    hits['cold block in line'] = inline_cold_blocks(insns)
+    return hits
 
 
 def excerpt(insns_a: list[str], insns_b: list[str], variants: tuple[str, str]) -> list[str]:
@@ -130,15 +160,15 @@ def excerpt(insns_a: list[str], insns_b: list[str], variants: tuple[str, str]) -
     call the other inlined. Also the instruction counts of both."""
     out = [f'{len(insns_a)} instructions in {variants[0]}, '
            f'{len(insns_b)} in {variants[1]}']
-    count_a, count_b = _pattern_counts(insns_a), _pattern_counts(insns_b)
-    for name, rx in PATTERNS.items():
-        if count_a[name] == count_b[name]:
+    hits_a, hits_b = _pattern_hits(insns_a), _pattern_hits(insns_b)
+    for name in hits_a:
+        count_a, count_b = len(hits_a[name]), len(hits_b[name])
+        if count_a == count_b:
             continue
-        more, insns = (variants[1], insns_b) if count_b[name] > count_a[name] \
-            else (variants[0], insns_a)
-        out.append(f'{name}: {count_a[name]} in {variants[0]}, {count_b[name]} in '
+        more, hits = (variants[1], hits_b[name]) if count_b > count_a \
+            else (variants[0], hits_a[name])
+        out.append(f'{name}: {count_a} in {variants[0]}, {count_b} in '
                    f'{variants[1]}; in {more}:')
-        hits = [i for i in insns if rx.search(i.split(': ', 1)[-1])]
         out += ['    ' + i for i in hits[:EXCERPT_LINES]]
     return out
 
