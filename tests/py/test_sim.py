@@ -11,13 +11,13 @@ import unittest
 from pathlib import Path
 
 from tests.py import FIXTURES
-from kfront import collect, results, sim
+from kfront import collect, functable, results, sim
 
 COLUMNS = (['func', 'insns', 'bytes', 'taken_branches'] + list(sim.CLASSES)
            + ['skylake.l1i_misses', 'skylake.uop_misses', 'skylake.itlb_misses'])
 STUB, HOT, DIV = 1, 2, 3
 # functions 10.. : many small ones, to fill the table past its top N
-SMALL = list(range(10, 10 + sim.TOP_FUNCTIONS + 5))
+SMALL = list(range(10, 10 + functable.TOP_FUNCTIONS + 5))
 
 
 def row(fid: int, insns: int, div: int = 0, l1i: int = 0) -> list[int]:
@@ -107,8 +107,8 @@ class SimMerge(unittest.TestCase):
         self.assertEqual((div['div'], div['skylake.l1i_misses']), (1, 7))
         self.assertEqual(div['addr'], f'0x{DIV * 0x1000:x}')
         # top N by instructions plus slow_div; the rest in "other"
-        self.assertEqual(len(t['top']), sim.TOP_FUNCTIONS + 1)
-        rest = sorted(SMALL)[:len(SMALL) + 1 - sim.TOP_FUNCTIONS]
+        self.assertEqual(len(t['top']), functable.TOP_FUNCTIONS + 1)
+        rest = sorted(SMALL)[:len(SMALL) + 1 - functable.TOP_FUNCTIONS]
         self.assertEqual(t['other']['functions'], len(rest))
         self.assertEqual(t['other']['instructions'],
                          sum(20 + f for f in rest))

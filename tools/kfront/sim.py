@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import regions
+from . import functable, regions
 from .records import Run
 
 MODEL_RE = re.compile(r'^[a-z0-9_]+$')
@@ -43,10 +43,6 @@ CLASSES = ('rep_movs', 'rep_movs_iters', 'rep_stos', 'rep_stos_iters', 'div',
            'unaligned_targets')
 # A footprint is a property of a region, not a rate: never divided per op.
 PER_REGION = ('sim.footprint_bytes',)
-# Function tables: this many functions by instructions, plus the top few
-# of every other column, plus one "other" row for the rest.
-TOP_FUNCTIONS = 10
-TOP_PER_COLUMN = 3
 
 
 class SimError(Exception):
@@ -171,65 +167,11 @@ def _column_name(col: str) -> str:
     return 'instructions' if col == 'insns' else col
 
 
-def _function_rows(sim: SimOutput, seq: int) -> dict[int, list[int]]:
+def _function_rows(sim: SimOutput, seq: int) -> dict[Any, list[float]]:
     region = sim.regions.get(seq)
     if region is None:
         raise KeyError(seq)
-    return {int(row[0]): row for row in region.get('funcs', [])}
-
-
-def _mean(values: list[int]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def _per_function(sim: SimOutput, p: dict[str, Any]
-                  ) -> dict[int, list[float]] | None:
-    """Mean per counted run of every column, per function, after the
-    overhead rule applied to the function's own figures."""
-    seqs = [s for s in p.get('regions') or [] if isinstance(s, int)]
-    try:
-        rows = {seq: _function_rows(sim, seq) for seq in _all_regions(p, seqs)}
-    except (KeyError, TypeError, ValueError):
-        return None
-    fids = sorted({fid for r in rows.values() for fid in r})
-    ncols = len(sim.func_columns)
-    out: dict[int, list[float]] = {}
-    for fid in fids:
-        means = []
-        for col in range(1, ncols):
-            vals = regions.per_run(
-                p, lambda seq, c=col: int(rows[seq][fid][c])
-                if fid in rows[seq] else 0)
-            if vals is None:
-                return None
-            means.append(_mean(vals))
-        if any(means):
-            out[fid] = means
-    return out
-
-
-def _all_regions(p: dict[str, Any], seqs: list[int]) -> list[int]:
-    """Every region the overhead rule reads for payload p."""
-    need = set(seqs)
-    if p.get('method') == 'diff':
-        need |= {s + 1 for s in seqs}
-    else:
-        first, count = int(p['calib_region']), int(p['calib_regions'])
-        need |= set(range(first, first + count))
-    return sorted(need)
-
-
-def _top_ids(table: dict[int, list[float]], ncols: int) -> list[int]:
-    """The top functions by instructions, then the top few of every other
-    column that the first list missed (a function with few instructions
-    and many misses still shows)."""
-    def top(col: int, n: int) -> list[int]:
-        ranked = sorted(table, key=lambda f: (-table[f][col], f))
-        return [f for f in ranked[:n] if table[f][col] > 0]
-    chosen = top(0, TOP_FUNCTIONS)
-    for col in range(1, ncols):
-        chosen += [f for f in top(col, TOP_PER_COLUMN) if f not in chosen]
-    return chosen
+    return {int(row[0]): row[1:] for row in region.get('funcs', [])}
 
 
 def function_table(sim: SimOutput, p: dict[str, Any]) -> dict[str, Any] | None:
@@ -237,22 +179,12 @@ def function_table(sim: SimOutput, p: dict[str, Any]) -> dict[str, Any] | None:
     `sim_functions`), or None without per-function rows."""
     if not sim.funcs or len(sim.func_columns) < 2:
         return None
-    table = _per_function(sim, p)
-    if table is None:
-        return None
-    names = [_column_name(c) for c in sim.func_columns[1:]]
-    chosen = _top_ids(table, len(names))
 
-    def row(values: list[float]) -> dict[str, float]:
-        return {n: round(v, 3) for n, v in zip(names, values)}
-    rows = []
-    for fid in chosen:
+    def label(fid: Any) -> dict[str, Any]:
         name, addr = sim.funcs.get(fid, ('(unknown)', 0))
-        rows.append(dict(function=name, addr=f'0x{addr:x}', **row(table[fid])))
-    rest = [f for f in table if f not in chosen]
-    other = [sum(table[f][c] for f in rest) for c in range(len(names))]
-    return {'per': 'run', 'columns': names, 'top': rows,
-            'other': dict(functions=len(rest), **row(other))}
+        return {'function': name, 'addr': f'0x{addr:x}'}
+    return functable.build(p, lambda seq: _function_rows(sim, seq),
+                           [_column_name(c) for c in sim.func_columns[1:]], label)
 
 
 def describe(sim: SimOutput) -> dict[str, Any]:
