@@ -105,7 +105,7 @@ class Simulator(unittest.TestCase):
 
     def explained(self, bench: str, counter: str) -> list[explain.FunctionDiff]:
         _, funcs = explain.differences(self.a, bench, ('O2', 'Os'), counter)
-        explain.annotate(funcs, paths.kernel_path(), ('O2', 'Os'), 1)
+        explain.annotate(funcs, (paths.kernel_path(), paths.kernel_path()), ('O2', 'Os'), 1)
         return funcs
 
     def test_explain_memcpy20(self) -> None:
@@ -122,7 +122,7 @@ class Simulator(unittest.TestCase):
         # caller's loop (i % MEMCPY_SLOTS), so the counter is taken branches.
         top = self.explained('calib.unlikely', 'sim.taken_branches')[0]
         self.assertEqual(top.name, 'check_hdr', top)
-        self.assertTrue(any(line.startswith('cold block in line: 0 in O2, 1 in Os')
+        self.assertTrue(any(line.startswith('branch around a call: 0 in O2, 1 in Os')
                             for line in top.excerpt), top.excerpt)
 
     def test_footprint_per_region(self) -> None:

@@ -88,7 +88,7 @@ class Excerpt(unittest.TestCase):
         self.assertEqual(explain.inline_cold_blocks(o2), [])
         self.assertEqual(explain.inline_cold_blocks(os_), ['d0c: jbe d2d <check_hdr+0x42>'])
         lines = explain.excerpt(o2, os_, ('O2', 'Os'))
-        self.assertIn('cold block in line: 0 in O2, 1 in Os; in Os:', lines)
+        self.assertIn('branch around a call: 0 in O2, 1 in Os; in Os:', lines)
 
     def test_objdump_lines(self) -> None:
         m = explain.INSN_RE.match('ffffffff8022b1c5:\tcall   ffffffff8022b170 <f>')

@@ -13,28 +13,44 @@ from kfront import explain, paths
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         'explain', help='the functions that account for a difference between two variants',
-        description='From the simulator\'s per-function tables of a results.json '
-        '(kfront run --sim): the functions that account for most of the '
-        'difference in a counter between two variants of one benchmark, with '
-        'their sizes and a disassembly excerpt of the patterns that differ '
-        '(rep movs, div, calls).')
+        description='From the per-function tables of a results.json (the '
+        'simulator\'s, kfront run --sim, for sim.* counters; callgrind\'s, '
+        'kfront host --valgrind, for vg.* counters): the functions that account '
+        'for most of the difference in a counter between two variants of one '
+        'benchmark, with their sizes and a disassembly excerpt of the patterns '
+        'that differ (rep movs, div, calls, a cold block in line).')
     p.add_argument('results', type=Path, nargs='?', metavar='RESULTS.json',
                    help='default: the newest results/*/results.json')
     p.add_argument('--bench', required=True, metavar='B', help='benchmark, e.g. calib.memcpy20')
     p.add_argument('--variants', default='O2,Os', metavar='A,B',
                    help='the two variants, difference B - A (default O2,Os)')
     p.add_argument('--counter', default='sim.instructions', metavar='C',
-                   help='a sim.* counter with a per-function column (default sim.instructions)')
+                   help='a sim.* or vg.* counter with a per-function column '
+                   '(default sim.instructions)')
     p.add_argument('--top', type=int, default=8, metavar='N',
                    help='functions to list, 1 to 100 (default 8)')
     p.add_argument('--elf', type=Path, default=None,
-                   help='the kernel image the results came from (default build/kfront.elf)')
+                   help='the program the results came from (default build/kfront.elf; for vg.* '
+                   'counters build/host/kfront-host-VARIANT)')
     p.set_defaults(func=run, needs_setup=False)
 
 
 def _newest_results() -> Path | None:
     found = sorted((paths.ROOT / 'results').glob('*/results.json'))
     return found[-1] if found else None
+
+
+def programs(args: argparse.Namespace, variants: tuple[str, ...]
+             ) -> tuple[Path | None, Path | None]:
+    """The code each variant's figures came from: the kernel image for
+    simulated counters, each variant's host program for callgrind's."""
+    if explain.source(args.counter) == 'vg':
+        if args.elf:
+            return args.elf, args.elf
+        return (paths.BUILD / 'host' / f'kfront-host-{variants[0]}',
+                paths.BUILD / 'host' / f'kfront-host-{variants[1]}')
+    elf = args.elf or paths.kernel_path()
+    return elf, elf
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,6 +75,6 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, explain.ExplainError) as exc:
         print(f'kfront explain: {path}: {exc}', file=sys.stderr)
         return 1
-    explain.annotate(funcs, args.elf or paths.kernel_path(), variants, args.top)
+    explain.annotate(funcs, programs(args, variants), variants, args.top)
     print(explain.render(args.bench, variants, args.counter, total, funcs, args.top))
     return 0

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Which functions account for a difference between two variants (issue 19,
-item 3), from the simulator's per-function tables in results.json
-(`sim_functions`, docs/results-schema.md), with each function's size and a
-disassembly excerpt of the instruction patterns that differ.
+item 3), from the per-function tables in results.json (docs/results-schema.md):
+the simulator's (`sim_functions`, kernel context, for sim.* counters) or
+callgrind's (`vg_functions`, the host harness under `kfront host --valgrind`,
+for vg.* counters), with each function's size and a disassembly excerpt of
+the instruction patterns that differ.
 
 Functions are matched across variants by name (each variant's copy of a
-function keeps its source name; its address tells the copies apart).
+function keeps its source name). In the kernel image every variant's copy
+lives in one ELF and its address tells the copies apart; on the host each
+variant is its own program, so a copy is found by name in that program.
 """
 from __future__ import annotations
 
@@ -66,17 +70,34 @@ def _entry(data: dict[str, Any], bench: str, variant: str) -> dict[str, Any]:
     return found[0]
 
 
-def _rows(entry: dict[str, Any], column: str) -> dict[str, tuple[float, int | None]]:
-    table = entry.get('sim_functions')
+# counter prefix -> (the per-function table, how to get one)
+TABLES = {'sim': ('sim_functions', 'kfront run --sim MODELS'),
+          'vg': ('vg_functions', 'kfront host --valgrind')}
+
+
+def source(counter: str) -> str:
+    """'sim' or 'vg': which tool's table splits the counter."""
+    prefix = counter.split('.', 1)[0]
+    if prefix not in TABLES or '.' not in counter:
+        raise ExplainError(f'counter {counter!r}: expected a sim.* or vg.* counter')
+    return prefix
+
+
+def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | None]]:
+    prefix = source(counter)
+    column = counter[len(prefix) + 1:]
+    key, how = TABLES[prefix]
+    table = entry.get(key)
     if not isinstance(table, dict):
         raise ExplainError(f'{entry["bench"]} {entry["variant"]}: no per-function '
-                           'table (run with --sim, a plugin and kernel from issue 19 on)')
+                           f'table {key} (run {how})')
     if column not in table.get('columns', []):
-        raise ExplainError(f'counter sim.{column} has no per-function column; '
-                           f'columns: {", ".join("sim." + c for c in table["columns"])}')
+        raise ExplainError(f'counter {counter} has no per-function column; columns: '
+                           f'{", ".join(prefix + "." + c for c in table["columns"])}')
     rows: dict[str, tuple[float, int | None]] = {}
     for r in table.get('top', []):
-        value, addr = float(r.get(column, 0)), int(str(r.get('addr', '0')), 16)
+        addr = int(str(r['addr']), 16) if 'addr' in r else None
+        value = float(r.get(column, 0))
         old = rows.get(r['function'])
         rows[r['function']] = (value + (old[0] if old else 0), addr)
     rows['(other)'] = (float(table.get('other', {}).get(column, 0)), None)
@@ -86,9 +107,8 @@ def _rows(entry: dict[str, Any], column: str) -> dict[str, tuple[float, int | No
 def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
                 counter: str) -> tuple[float, list[FunctionDiff]]:
     """(total difference B - A, functions by |difference|, largest first)."""
-    column = counter[4:] if counter.startswith('sim.') else counter
-    rows_a = _rows(_entry(data, bench, variants[0]), column)
-    rows_b = _rows(_entry(data, bench, variants[1]), column)
+    rows_a = _rows(_entry(data, bench, variants[0]), counter)
+    rows_b = _rows(_entry(data, bench, variants[1]), counter)
     out = []
     for name in set(rows_a) | set(rows_b):
         a, addr_a = rows_a.get(name, (0.0, None))
@@ -99,16 +119,32 @@ def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
     return total, out
 
 
-def symbol_sizes(elf: Path) -> dict[int, int]:
-    """Address -> size of every function symbol of the kernel image."""
+@dataclass
+class Symbols:
+    """The function symbols of one ELF: size by address, and (address,
+    size) by name for names defined once."""
+    sizes: dict[int, int] = field(default_factory=dict)
+    by_name: dict[str, tuple[int, int] | None] = field(default_factory=dict)
+
+    def find(self, name: str, addr: int | None) -> tuple[int, int] | None:
+        if addr is not None:
+            size = self.sizes.get(addr)
+            return (addr, size) if size else None
+        return self.by_name.get(name)
+
+
+def symbols(elf: Path) -> Symbols:
     res = subprocess.run(['nm', '-S', '--defined-only', str(elf)],
                          capture_output=True, text=True, check=False)
-    sizes: dict[int, int] = {}
+    out = Symbols()
     for line in res.stdout.splitlines():
         parts = line.split()
         if len(parts) == 4 and parts[2] in 'tTwW':
-            sizes.setdefault(int(parts[0], 16), int(parts[1], 16))
-    return sizes
+            addr, size = int(parts[0], 16), int(parts[1], 16)
+            out.sizes.setdefault(addr, size)
+            # a static name defined twice cannot be found by name
+            out.by_name[parts[3]] = None if parts[3] in out.by_name else (addr, size)
+    return out
 
 
 def disassemble(elf: Path, addr: int, size: int) -> list[str]:
@@ -150,7 +186,7 @@ def inline_cold_blocks(insns: list[str]) -> list[str]:
 def _pattern_hits(insns: list[str]) -> dict[str, list[str]]:
     hits = {name: [i for i in insns if rx.search(i.split(': ', 1)[-1])]
             for name, rx in PATTERNS.items()}
-    hits['cold block in line'] = inline_cold_blocks(insns)
+    hits['branch around a call'] = inline_cold_blocks(insns)
     return hits
 
 
@@ -173,19 +209,23 @@ def excerpt(insns_a: list[str], insns_b: list[str], variants: tuple[str, str]) -
     return out
 
 
-def annotate(funcs: list[FunctionDiff], elf: Path | None,
+def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
              variants: tuple[str, str], limit: int) -> None:
-    """Sizes and disassembly excerpts of the first `limit` functions."""
-    if elf is None or not elf.exists():
+    """Sizes and disassembly excerpts of the first `limit` functions;
+    `elves` holds the program of each variant (the same kernel image twice
+    for simulated results)."""
+    syms = [symbols(e) if e is not None and e.exists() else None for e in elves]
+    if syms[0] is None and syms[1] is None:
         return
-    sizes = symbol_sizes(elf)
     for f in funcs[:limit]:
-        f.size_a = sizes.get(f.addr_a) if f.addr_a is not None else None
-        f.size_b = sizes.get(f.addr_b) if f.addr_b is not None else None
-        insns_a = disassemble(elf, f.addr_a, f.size_a) if f.size_a else []
-        insns_b = disassemble(elf, f.addr_b, f.size_b) if f.size_b else []
-        if insns_a or insns_b:
-            f.excerpt = excerpt(insns_a, insns_b, variants)
+        found = [s.find(f.name, addr) if s else None
+                 for s, addr in zip(syms, (f.addr_a, f.addr_b))]
+        f.size_a = found[0][1] if found[0] else None
+        f.size_b = found[1][1] if found[1] else None
+        insns = [disassemble(e, *hit) if e is not None and hit else []
+                 for e, hit in zip(elves, found)]
+        if insns[0] or insns[1]:
+            f.excerpt = excerpt(insns[0], insns[1], variants)
 
 
 def _size(n: int | None) -> str:

@@ -55,7 +55,7 @@ def per_function(p: dict[str, Any], rows_of: RowsOf, ncols: int
         means = []
         for col in range(ncols):
             vals = regions.per_run(
-                p, lambda seq, c=col: int(rows[seq][key][c]) if key in rows[seq] else 0)
+                p, lambda seq, c=col: round(rows[seq][key][c]) if key in rows[seq] else 0)
             if vals is None:
                 return None
             means.append(_mean(vals))

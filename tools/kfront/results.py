@@ -190,6 +190,9 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
         # simulated top functions (sim.function_table); None without
         "sim_functions": p.get("sim_functions")
         if isinstance(p.get("sim_functions"), dict) else None,
+        # callgrind's top functions (vg.function_table); None without
+        "vg_functions": p.get("vg_functions")
+        if isinstance(p.get("vg_functions"), dict) else None,
     }
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import regions
+from . import functable, regions
 from .records import Run
 
 # Stated cache geometry (size, associativity, line): an L1i of 32 KiB,
@@ -33,6 +33,10 @@ CALLGRIND_ARGS = ['--tool=callgrind', '--cache-sim=yes', f'--I1={I1}', f'--D1={D
 # results.json counter name -> callgrind event.
 EVENTS = {'vg.instructions': 'Ir', 'vg.i1_misses': 'I1mr'}
 REGION_RE = re.compile(r'^desc: Trigger: Client Request: kfront-region-(\d+)$')
+# Name compression: "fn=(12) name" defines id 12, "fn=(12)" refers to it.
+NAME_RE = re.compile(r'^c?fn=(?:\((\d+)\))?\s*(.*)$')
+# Per-function table columns (results.json vg_functions), from EVENTS.
+FUNC_COLUMNS = [name[3:] for name in EVENTS]
 
 
 class VgError(Exception):
@@ -44,6 +48,8 @@ class VgOutput:
     """Event counts per region number, from one callgrind run."""
 
     regions: dict[int, dict[str, int]] = field(default_factory=dict)
+    # region -> function name -> self cost per event of EVENTS, in order
+    functions: dict[int, dict[str, list[int]]] = field(default_factory=dict)
 
 
 def command(exe: Path, out_file: Path, args: list[str]) -> list[str]:
@@ -60,8 +66,57 @@ def version() -> str:
         return 'unknown'
 
 
+class _Functions:
+    """Self cost per function of one part of a callgrind file: the cost
+    lines under `fn=`, leaving out the line after `calls=` (the inclusive
+    cost of a call, which belongs to the callee)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}     # compressed id -> name, file-wide
+        self.reset([])
+
+    def reset(self, events: list[str]) -> None:
+        self.columns = [events.index(e) if e in events else None
+                        for e in EVENTS.values()]
+        self.costs: dict[str, list[int]] = {}
+        self.current: str | None = None
+        self.skip = False
+
+    def _name(self, line: str) -> str:
+        m = NAME_RE.match(line)
+        assert m is not None
+        ident, name = m.group(1), m.group(2)
+        if ident is None:
+            return name
+        if name:
+            self.names[ident] = name
+        return self.names.get(ident, f'({ident})')
+
+    def line(self, line: str) -> None:
+        if line.startswith(('fn=', 'cfn=')):
+            name = self._name(line)
+            if line.startswith('fn='):
+                # "f'2": callgrind's second recursion level of f (a task
+                # switch looks like recursion to it): the same code
+                self.current = name.split("'", 1)[0]
+        elif line.startswith('calls='):
+            self.skip = True
+        elif line[:1].isdigit() or line[:1] in '+-*':
+            if self.skip:
+                self.skip = False
+                return
+            if self.current is None:
+                return
+            values = line.split()[1:]
+            cost = self.costs.setdefault(self.current, [0] * len(self.columns))
+            for i, col in enumerate(self.columns):
+                if col is not None and col < len(values):
+                    cost[i] += int(values[col])
+
+
 def parse(path: Path) -> VgOutput:
-    """Region counts from a combined callgrind output file (VgError)."""
+    """Region counts, and self cost per function, from a combined
+    callgrind output file (VgError)."""
     out = VgOutput()
     try:
         text = path.read_text(errors='replace')
@@ -69,18 +124,24 @@ def parse(path: Path) -> VgOutput:
         raise VgError(f'cannot read {path}: {exc.strerror or exc}') from None
     seq: int | None = None
     events: list[str] = []
+    funcs = _Functions()
     for line in text.splitlines():
         m = REGION_RE.match(line)
         if m:
             seq = int(m.group(1))
         elif line.startswith('events:'):
             events = line.split()[1:]
+            funcs.reset(events)
+        elif seq is not None and not line.startswith('totals:'):
+            funcs.line(line)
         elif line.startswith('totals:') and seq is not None:
+            out.functions[seq] = funcs.costs
             values = [int(v) for v in line.split()[1:]]
             # callgrind leaves out trailing zero counts
             out.regions[seq] = {e: values[i] if i < len(values) else 0
                                 for i, e in enumerate(events)}
             seq = None
+            funcs.reset(events)
     if not out.regions:
         raise VgError(f'{path}: no kfront regions (was the program built with host/vg.c?)')
     return out
@@ -123,7 +184,25 @@ def merge_into_run(run: Run, vg_run: Run, vg: VgOutput) -> tuple[int, list[str]]
                 ok = False
                 continue
             p.setdefault('samples', {})[name] = [round(v * scale) for v in vals]
+        table = function_table(vg, src, scale)
+        if table is not None:
+            p['vg_functions'] = table
         merged += ok
         if not ok:
             notes.append(f"{p['bench']} {p['variant']}: callgrind output lacks its regions")
     return merged, notes
+
+
+def function_table(vg: VgOutput, p: dict[str, Any], scale: float = 1.0
+                   ) -> dict[str, Any] | None:
+    """The flat per-function table of result payload p (results.json
+    `vg_functions`): self cost per function, from callgrind's own
+    attribution, scaled like the counters when the valgrind run did
+    another number of operations per run."""
+    if not vg.functions:
+        return None
+
+    def rows_of(seq: int) -> dict[Any, list[float]]:
+        return {name: [v * scale for v in cost]
+                for name, cost in vg.functions[seq].items()}
+    return functable.build(p, rows_of, FUNC_COLUMNS, lambda name: {'function': name})
