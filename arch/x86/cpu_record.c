@@ -14,6 +14,13 @@ void cpu_record_identity(struct record *r, const struct cpu_info *ci)
 	rec_str(r, "brand", ci->brand);
 	rec_str(r, "uarch", ci->uarch_name);
 	rec_str(r, "hypervisor", ci->hypervisor);
+	/* every feature of the one table that the CPU has: erms and fsrm
+	 * decide what an in-line rep movsb costs (docs/findings.md) */
+	rec_arr_begin(r, "features");
+	for (int f = 0; f < X86_NR_FEATURES; f++)
+		if (cpu_has(ci, f))
+			rec_arr_str(r, cpu_feature_name(f));
+	rec_arr_end(r);
 	rec_obj_begin(r, "tsc");
 	rec_u64(r, "hz", ci->tsc_hz);
 	rec_str(r, "source", ci->tsc_source ? ci->tsc_source : "none");

@@ -53,6 +53,9 @@ static void test_icelake_sapphire(void)
 {
 	detect(&cpu_icelake);
 	CHECK_EQ_U64(ci.model, 0x7e);
+	CHECK(cpu_has(&ci, X86_FEATURE_ERMS));
+	CHECK(cpu_has(&ci, X86_FEATURE_FSRM));
+	CHECK_STR(cpu_feature_name(X86_FEATURE_FSRM), "fsrm");
 	CHECK_STR(ci.uarch_name, "icelake");
 	CHECK_EQ_U64(ci.pmu.version, 5);
 	CHECK_EQ_U64(ci.pmu.num_gp, 8);

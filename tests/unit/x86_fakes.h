@@ -20,6 +20,7 @@ struct fake_cpu {
 	const char *hv;		/* 12 bytes (NUL padded) or NULL */
 	u32 max_leaf, max_ext, max_hv;
 	u32 l1[4];		/* leaf 1 */
+	u32 l7_ebx;		/* leaf 7.0 EBX */
 	u32 l7_edx;		/* leaf 7.0 EDX */
 	u32 la[4];		/* leaf 0xa */
 	u32 l15[3];		/* leaf 0x15 EAX, EBX, ECX */
@@ -65,7 +66,10 @@ static inline void fake_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4])
 		out[2] = str4(c->vendor, 8);
 		return;
 	case 1:	memcpy(out, c->l1, sizeof(c->l1)); return;
-	case 7:	out[3] = sub == 0 ? c->l7_edx : 0; return;
+	case 7:
+		out[1] = sub == 0 ? c->l7_ebx : 0;
+		out[3] = sub == 0 ? c->l7_edx : 0;
+		return;
 	case 0xa: memcpy(out, c->la, sizeof(c->la)); return;
 	case 0x15: memcpy(out, c->l15, sizeof(c->l15)); return;
 	case 0x16: out[0] = c->l16_eax; return;
@@ -104,6 +108,8 @@ static const struct fake_cpu cpu_icelake = {
 	.l1 = { 0x000706e5, 0x00100800, 0x7ffafbbf, 0xbfebfbff },
 	.la = { 0x08300805, 0, 0, 0x00008604 },
 	.l15 = { 2, 78, 38400000 }, .l16_eax = 1300,
+	/* leaf 7: only ERMS (EBX[9]) and FSRM (EDX[4]) of its many bits */
+	.l7_ebx = 1u << 9, .l7_edx = 1u << 4,
 	.e1 = { 0, 0, 0x00000121, 0x2c100800 }, .e7_edx = 0x100,
 };
 

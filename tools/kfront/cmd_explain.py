@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--counter', default='sim.instructions', metavar='C',
                    help='a sim.* or vg.* counter with a per-function column '
                    '(default sim.instructions)')
+    p.add_argument('--footprint', type=int, default=None, metavar='KIB',
+                   help='the sweep point to explain (default: the first result)')
     p.add_argument('--top', type=int, default=8, metavar='N',
                    help='functions to list, 1 to 100 (default 8)')
     p.add_argument('--elf', type=Path, default=None,
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         data = json.loads(path.read_text(encoding='utf-8'))
-        total, funcs = explain.differences(data, args.bench, variants, args.counter)
+        total, funcs = explain.differences(data, args.bench, variants, args.counter,
+                                           args.footprint)
     except OSError as exc:
         print(f'kfront explain: {path}: {exc.strerror}', file=sys.stderr)
         return 1

@@ -55,10 +55,16 @@ class FunctionDiff:
         return self.b - self.a
 
 
-def _entry(data: dict[str, Any], bench: str, variant: str) -> dict[str, Any]:
+def _entry(data: dict[str, Any], bench: str, variant: str,
+           footprint: int | None = None) -> dict[str, Any]:
+    """The result of bench and variant: at `footprint` when given, else the
+    one without a footprint or the first."""
     found = [e for e in data.get('results', [])
              if e.get('bench') == bench and e.get('variant') == variant
-             and e.get('footprint') is None]
+             and e.get('footprint') == footprint]
+    if not found and footprint is not None:
+        raise ExplainError(f'no result for bench {bench!r} variant {variant!r} '
+                           f'at footprint {footprint}')
     if not found:
         found = [e for e in data.get('results', [])
                  if e.get('bench') == bench and e.get('variant') == variant]
@@ -105,10 +111,11 @@ def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | N
 
 
 def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
-                counter: str) -> tuple[float, list[FunctionDiff]]:
+                counter: str, footprint: int | None = None
+                ) -> tuple[float, list[FunctionDiff]]:
     """(total difference B - A, functions by |difference|, largest first)."""
-    rows_a = _rows(_entry(data, bench, variants[0]), counter)
-    rows_b = _rows(_entry(data, bench, variants[1]), counter)
+    rows_a = _rows(_entry(data, bench, variants[0], footprint), counter)
+    rows_b = _rows(_entry(data, bench, variants[1], footprint), counter)
     out = []
     for name in set(rows_a) | set(rows_b):
         a, addr_a = rows_a.get(name, (0.0, None))

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront study`: measure, explain and write docs/findings.md (issue 19).
+
+Two measurements run side by side (the machine has two cores and each
+is single-threaded at heart): the kernel under the fesim simulator over a
+footprint sweep with three models (`kfront run --sim`), and the host
+harness on this machine's CPU with callgrind's per-function counts
+(`kfront host --valgrind`). tools/kfront/study.py turns their results into
+the findings document; both results directories stay under --out so every
+`kfront explain` command the document cites can be run again.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from kfront import paths, study
+
+MODELS = 'skylake,zen4,goldencove'
+VARIANTS = 'O2,Os,hybrid'
+BENCH = 'net.*,sched.*,mix.*'
+SWEEP = {True: '0,64', False: '0,32,64,128,256'}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        'study', help='measure O2, Os and hybrid, explain the differences, write docs/findings.md',
+        description='Run the footprint sweep in the simulator (skylake, zen4, goldencove) and '
+        'the host harness with callgrind on this CPU, side by side, then explain every '
+        'workload\'s O2/Os difference and regenerate docs/findings.md and its chart.')
+    p.add_argument('--quick', action='store_true',
+                   help=f'short runs, footprints {SWEEP[True]} (default {SWEEP[False]})')
+    p.add_argument('--out', type=Path, default=None,
+                   help='where both runs write (default results/study-DATE-TIME/)')
+    p.add_argument('--doc', type=Path, default=paths.ROOT / 'docs' / 'findings.md',
+                   help='the document to write (default docs/findings.md)')
+    p.add_argument('--from', dest='reuse', type=Path, default=None, metavar='DIR',
+                   help='write the document from an earlier study\'s DIR/sim and DIR/host '
+                   'without measuring again')
+    p.set_defaults(func=run, needs_setup=True)
+
+
+def commands(args: argparse.Namespace, out: Path) -> dict[str, list[str]]:
+    quick = ['--quick'] if args.quick else []
+    sweep = SWEEP[args.quick]
+    return {
+        'sim': ['./kfront', 'run', *quick, '--sim', MODELS, '--variants', VARIANTS,
+                '--bench', BENCH, '--footprint', sweep, '--out', str(out / 'sim')],
+        'host': ['./kfront', 'host', *quick, '--valgrind', '--variants', VARIANTS,
+                 '--bench', BENCH, '--out', str(out / 'host'), '--', f'footprint={sweep}'],
+    }
+
+
+def measure(cmds: dict[str, list[str]], out: Path) -> bool:
+    """Both runs at once, each logging to OUT/NAME.log; True when both
+    succeed."""
+    out.mkdir(parents=True, exist_ok=True)
+    procs = {}
+    for name, cmd in cmds.items():
+        log = (out / f'{name}.log').open('w')
+        print(f'kfront study: {" ".join(cmd)}  (log: {out / name}.log)', flush=True)
+        procs[name] = (subprocess.Popen(cmd, cwd=paths.ROOT, stdout=log,
+                                        stderr=subprocess.STDOUT), log)
+    ok = True
+    for name, (proc, log) in procs.items():
+        status = proc.wait()
+        log.close()
+        if status != 0:
+            print(f'kfront study: {name} run failed (exit {status}); see {out / name}.log',
+                  file=sys.stderr)
+            ok = False
+    return ok
+
+
+def load(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text(encoding='utf-8'))
+    except (OSError, ValueError):
+        return None
+
+
+def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
+          note: str) -> int:
+    sim, host = load(out / 'sim' / 'results.json'), load(out / 'host' / 'results.json')
+    if sim is None and host is None:
+        print(f'kfront study: no results under {out}/sim or {out}/host', file=sys.stderr)
+        return 1
+    doc = args.doc
+    inp = study.Inputs(
+        sim=sim, host=host, kernel=paths.kernel_path(),
+        host_programs={v: paths.BUILD / 'host' / f'kfront-host-{v}'
+                       for v in VARIANTS.split(',')},
+        commands=[' '.join(c) for c in cmds.values()] +
+                 [f'./kfront study --from {out}   # this document again'],
+        sim_path=str(out / 'sim' / 'results.json'),
+        host_path=str(out / 'host' / 'results.json'))
+    text = study.render(inp)
+    text = text.replace('\n## How to reproduce\n', f'\n{note}\n\n## How to reproduce\n', 1)
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text, encoding='utf-8')
+    chart = study.ratio_chart(host)
+    if chart is not None:
+        charts = doc.parent / 'findings'
+        charts.mkdir(exist_ok=True)
+        (charts / 'time-ratio.svg').write_text(chart, encoding='utf-8')
+    print(f'kfront study: wrote {doc}')
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.reuse is not None:
+        saved = load(args.reuse / 'study.json') or {}
+        return write(args, args.reuse, saved.get('commands', {}),
+                     saved.get('note', ''))
+    stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M%S')
+    out = args.out or paths.ROOT / 'results' / f'study-{stamp}'
+    cmds = commands(args, out)
+    start = time.monotonic()
+    load_before = os.getloadavg()[0]
+    ok = measure(cmds, out)
+    took = time.monotonic() - start
+    note = (f'Measured in {took:.0f} s wall; load average {load_before:.1f} when it '
+            f'started (timings of a loaded machine are noisier: the intervals say how '
+            f'much).')
+    (out / 'study.json').write_text(json.dumps({'commands': cmds, 'note': note}, indent=1))
+    print(f'kfront study: measurements took {took:.0f} s', flush=True)
+    status = write(args, out, cmds, note)
+    return status if ok else 1

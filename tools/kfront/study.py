@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The findings study (issue 19, item 5): from one simulated run (the kernel
+under fesim, a footprint sweep, several models) and one host run (the same
+variants on this machine's CPU, TSC, and callgrind's per-function counts),
+write docs/findings.md: what differs between the variants, where the
+I-cache crossover lies per model, and the functions and code patterns
+responsible, each claim with the command that reproduces it.
+
+Everything here is a function of the two results documents and the
+programs they name, so the same inputs give the same text (tested);
+cmd_study.py runs the measurements.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import explain, svg
+
+BASE, OTHER = 'O2', 'Os'
+TOP = 5
+# A crossover needs Os below O2 by more than this share of O2's misses
+# (and at least one miss per 100 operations): not a rounding difference.
+CROSS_MARGIN = 0.05
+CROSS_FLOOR = 0.01
+FAMILIES = ('net.', 'sched.', 'mix.')
+
+
+@dataclass
+class Inputs:
+    """What render() reads: the two results documents and their programs."""
+    sim: dict[str, Any] | None
+    host: dict[str, Any] | None
+    kernel: Path | None = None                     # the kernel image (sim)
+    host_programs: dict[str, Path] = field(default_factory=dict)
+    commands: list[str] = field(default_factory=list)
+    sim_path: str = 'SIM/results.json'
+    host_path: str = 'HOST/results.json'
+
+
+def _entries(data: dict[str, Any] | None) -> list[dict[str, Any]]:
+    return [e for e in (data or {}).get('results', [])
+            if str(e.get('bench', '')).startswith(FAMILIES)]
+
+
+def _entry(data: dict[str, Any] | None, bench: str, fp: int | None,
+           variant: str) -> dict[str, Any] | None:
+    for e in _entries(data):
+        if e['bench'] == bench and e['variant'] == variant and e.get('footprint') == fp:
+            return e
+    return None
+
+
+def _median(e: dict[str, Any] | None, counter: str) -> float | None:
+    c = (e or {}).get('counters', {}).get(counter)
+    return None if c is None else c['per_op']['median']
+
+
+def _ratio(data: dict[str, Any] | None, bench: str, fp: int | None,
+           counter: str) -> str:
+    a = _median(_entry(data, bench, fp, BASE), counter)
+    b = _median(_entry(data, bench, fp, OTHER), counter)
+    if a is None or b is None:
+        return 'n/a'
+    if a == 0:
+        return 'both 0' if b == 0 else 'O2 0'
+    return f'{b / a:.3f}'
+
+
+def time_ratio(data: dict[str, Any] | None, bench: str, fp: int | None) -> str:
+    """Os/O2 median TSC per operation with its 95% interval, in words a
+    reader takes as meant: below 1, Os is faster."""
+    e = _entry(data, bench, fp, OTHER)
+    r = (e or {}).get('counters', {}).get('tsc', {}).get('ratio')
+    if not r or r.get('value') is None:
+        return 'n/a'
+    lo, hi = r.get('lo'), r.get('hi')
+    ci = f' [{lo:.2f}, {hi:.2f}]' if lo is not None and hi is not None else ''
+    star = ' *' if r.get('significant') else ''
+    return f'{r["value"]:.2f}{ci}{star}'
+
+
+def _benches(*docs: dict[str, Any] | None) -> list[str]:
+    return sorted({e['bench'] for d in docs for e in _entries(d)})
+
+
+def _footprints(data: dict[str, Any] | None) -> list[int]:
+    return sorted({e.get('footprint') or 0 for e in _entries(data)})
+
+
+def _models(data: dict[str, Any] | None) -> list[str]:
+    names = {c.split('.')[1] for e in _entries(data) for c in e.get('counters', {})
+             if c.startswith('sim.') and c.endswith('.l1i_misses')}
+    return sorted(names)
+
+
+def crossover(data: dict[str, Any] | None, bench: str, model: str) -> str:
+    """The smallest sweep point where Os misses the L1i clearly less than
+    O2 (CROSS_MARGIN, CROSS_FLOOR), or why there is none."""
+    counter = f'sim.{model}.l1i_misses'
+    seen = False
+    for fp in _footprints(data):
+        a = _median(_entry(data, bench, fp, BASE), counter)
+        b = _median(_entry(data, bench, fp, OTHER), counter)
+        if a is None or b is None:
+            continue
+        seen = True
+        if a >= CROSS_FLOOR and b < a * (1 - CROSS_MARGIN):
+            return f'{fp} KiB'
+    return 'none in the sweep' if seen else 'n/a'
+
+
+def _misses(data: dict[str, Any] | None, bench: str, fp: int, model: str,
+            variants: list[str]) -> str:
+    vals = [_median(_entry(data, bench, fp, v), f'sim.{model}.l1i_misses')
+            for v in variants]
+    return ' / '.join('n/a' if v is None else f'{v:.2f}' for v in vals)
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    out = ['| ' + ' | '.join(headers) + ' |', '|' + '---|' * len(headers)]
+    out += ['| ' + ' | '.join(r) + ' |' for r in rows]
+    return out + ['']
+
+
+def _explain(data: dict[str, Any] | None, bench: str, fp: int | None, counter: str,
+             elves: tuple[Path | None, Path | None]) -> tuple[list[str], list[str]]:
+    """(the rendered explain table, the pattern lines of its functions)."""
+    if data is None:
+        return [], []
+    try:
+        total, funcs = explain.differences(data, bench, (BASE, OTHER), counter, fp)
+    except explain.ExplainError as exc:
+        return [f'(not available: {exc})'], []
+    explain.annotate(funcs, elves, (BASE, OTHER), TOP)
+    text = explain.render(bench, (BASE, OTHER), counter, total, funcs, TOP)
+    return text.splitlines(), summarise(funcs[:TOP])
+
+
+def summarise(funcs: list[explain.FunctionDiff]) -> list[str]:
+    """The patterns of the listed functions, grouped: which pattern one
+    variant's copies have more of, in which functions; and the functions
+    that run as their own code in one variant only (inlined into their
+    callers, or not called, in the other)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for f in funcs:
+        for line in f.excerpt:
+            if line.startswith(' ') or ' instructions in ' in line or '; in ' not in line:
+                continue
+            name = line.split(':', 1)[0]
+            more = line.rsplit('; in ', 1)[1].rstrip(':')
+            groups.setdefault((name, more), []).append(f.name)
+    out = [f'more `{name}` in {more}: {", ".join(names)}'
+           for (name, more), names in groups.items()]
+    for variant, pick in ((BASE, lambda f: f.a > 0 and f.b == 0),
+                          (OTHER, lambda f: f.b > 0 and f.a == 0)):
+        alone = [f for f in funcs if pick(f) and f.name != '(other)']
+        if alone:
+            out.append(f'own code only in {variant} (inlined or not called in the other): '
+                       + ', '.join(f'{f.name} ({max(f.a, f.b):,.0f} per run)' for f in alone))
+    return out
+
+
+def _why(inp: Inputs, bench: str) -> list[str]:
+    out = [f'### {bench}', '']
+    host_elves = (inp.host_programs.get(BASE), inp.host_programs.get(OTHER))
+    fp0 = 0 if _entry(inp.host, bench, 0, BASE) else None
+    out.append(f'Real CPU, Os/O2 time per operation at footprint 0: '
+               f'{time_ratio(inp.host, bench, fp0)} (below 1: Os faster).')
+    out.append('')
+    for title, data, counter, elves, path in (
+            ('Callgrind on the host program (user space, exact counts)', inp.host,
+             'vg.instructions', host_elves, inp.host_path),
+            ('Simulator, kernel context', inp.sim, 'sim.instructions',
+             (inp.kernel, inp.kernel), inp.sim_path)):
+        if data is None:
+            continue
+        fp = 0 if _entry(data, bench, 0, BASE) else None
+        text, patterns = _explain(data, bench, fp, counter, elves)
+        if not text:
+            continue
+        at = '' if fp is None else f' --footprint {fp}'
+        out += [f'{title}: `./kfront explain {path} --bench {bench} '
+                f'--counter {counter}{at}`', '', '```', *text, '```', '']
+        if patterns:
+            out += ['What differs in those functions:', '']
+            out += [f'- {p}' for p in patterns] + ['']
+        if counter == 'vg.instructions' and any('rep movs' in p for p in patterns):
+            out += [REP_NOTE, '']
+    models = _models(inp.sim)
+    fps = _footprints(inp.sim)
+    if models and len(fps) > 1:
+        big = fps[-1]
+        model = models[0]
+        counter = f'sim.{model}.l1i_misses'
+        text, patterns = _explain(inp.sim, bench, big, counter, (inp.kernel, inp.kernel))
+        if text and not text[0].startswith('(not'):
+            out += [f'L1i misses at footprint {big} KiB ({model}): `./kfront explain '
+                    f'{inp.sim_path} --bench {bench} --counter {counter} '
+                    f'--footprint {big}`', '', '```', *text, '```', '']
+    return out
+
+
+def _geomean(values: list[float]) -> float | None:
+    vals = [v for v in values if v > 0]
+    return math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
+
+
+REP_NOTE = ("Callgrind counts every iteration of a rep-prefixed instruction as "
+            "one instruction, so a `rep movsb` copy counts once per byte: here "
+            "instruction counts overstate the work of the variant with `rep movs`, "
+            "and the real-CPU time decides (fast short `rep movs` on CPUs with the "
+            "ERMS/FSRM flags).")
+
+BACKEND = """\
+## What the simulator cannot see
+
+fesim models the front end only: instruction fetch, the L1i, the uop
+cache and the iTLB. Three causes that decide timings on a real CPU are
+back-end effects it cannot count, and the host harness has no PMU on this
+machine (a VM without one), so the study names them and the events that
+would settle them on bare metal (`./kfront run` on a box with a PMU, or
+`perf stat -e` on the host program):
+
+| effect | where it shows here | Intel (Skylake event/umask) | AMD Zen 3/4 |
+|---|---|---|---|
+| `rep movs` start-up and fast-string microcode | Os's in-line `rep movsb`/`rep movsl` copies | microcode uops IDQ.MS_UOPS 0x79/0x30 | ops from microcode (no public per-event split; use ex_ret_ops 0xC1 against instructions) |
+| divide latency | Os's `div` by a constant where O2 multiplies | ARITH.DIVIDER_ACTIVE 0x14/0x01 | ex_div_busy 0xD3, ex_div_count 0xD4 |
+| store forwarding blocked | a `rep movs` copy read back at once with narrower loads | LD_BLOCKS.STORE_FORWARD 0x03/0x02 | ls_stlf 0x35 (forwarded loads) |
+| front end as a whole | every workload | FRONTEND_RETIRED.* 0xC6/0x01 with MSR 0x3F7, IDQ.DSB_UOPS 0x79/0x08, IDQ.MITE_UOPS 0x79/0x04 | op_cache_hit_miss 0x28F, ic_tag_hit_miss 0x18E |
+
+The event codes come from Intel's SDM and perfmon tables and Linux's
+tools/perf/pmu-events (docs/measurement.md lists the ones kfront programs).
+"""
+
+
+def render(inp: Inputs) -> str:
+    """docs/findings.md."""
+    benches = _benches(inp.host, inp.sim)
+    src = inp.host or inp.sim or {}
+    machine = src.get('machine', {}) if inp.host else {}
+    out = ['<!-- SPDX-License-Identifier: GPL-2.0-or-later -->',
+           '# Findings: what -O2 and -Os do to the hot paths',
+           '',
+           'Generated by `./kfront study`; do not edit by hand (edit tools/kfront/study.py).',
+           f'Sources: simulator run of commit {(inp.sim or {}).get("git", "n/a")}, '
+           f'host run of commit {(inp.host or {}).get("git", "n/a")}.',
+           '']
+    out += ['## How to reproduce', '', '```', *inp.commands, '```', '']
+    if machine:
+        brand = str(machine.get('brand', '')).strip() or 'unknown'
+        pmu = machine.get('pmu', {})
+        out += ['## The machine', '',
+                f'- CPU: {brand} (vendor {machine.get("vendor")}, family '
+                f'{machine.get("family")}, model {machine.get("model")}); '
+                f'hypervisor: {str(machine.get("hypervisor") or "none").strip()}',
+                f'- PMU: {"available" if pmu.get("available") else "unavailable: " + str(pmu.get("reason"))}',
+                '- Real-CPU figures are TSC per operation of the host harness (user '
+                'space, variants interleaved, median over runs, 95% bootstrap interval; '
+                '`*`: significant after Holm). Simulated figures are exact counts in '
+                'kernel context. TCG time of the kernel is not used: it measures QEMU.',
+                '']
+    out += ['## The question in one table (footprint 0)', '']
+    models = _models(inp.sim)
+    m0 = models[0] if models else None
+    rows = []
+    for b in benches:
+        fp_h = 0 if _entry(inp.host, b, 0, BASE) else None
+        fp_s = 0 if _entry(inp.sim, b, 0, BASE) else None
+        rows.append([b, time_ratio(inp.host, b, fp_h),
+                     _ratio(inp.host, b, fp_h, 'vg.instructions'),
+                     _ratio(inp.sim, b, fp_s, 'sim.instructions'),
+                     _misses(inp.sim, b, fp_s or 0, m0, [BASE, OTHER]) if m0 else 'n/a'])
+    out += _table(['workload', 'real CPU time Os/O2 [95% CI]',
+                   'callgrind instructions Os/O2', 'sim instructions Os/O2',
+                   f'sim L1i misses/op O2 / Os ({m0 or "no model"})'], rows)
+    host_ratios = [float(r.split()[0]) for r in (row[1] for row in rows) if r != 'n/a']
+    g = _geomean(host_ratios)
+    if inp.host is not None:
+        out += ['![Os/O2 time per operation on the real CPU](findings/time-ratio.svg)', '']
+    if g is not None:
+        out += [f'Geometric mean of the real-CPU Os/O2 time ratios over these '
+                f'{len(host_ratios)} workloads: {g:.3f}.', '']
+    if models and len(_footprints(inp.sim)) > 1:
+        variants = sorted({e['variant'] for e in _entries(inp.sim)},
+                          key=lambda v: (v not in (BASE, OTHER), v != BASE, v))
+        out += ['## The I-cache crossover per model', '',
+                'The smallest footprint at which Os misses the L1i clearly less '
+                f'than O2 (by more than {CROSS_MARGIN:.0%} and at least '
+                f'{CROSS_FLOOR} misses per operation), per simulated model:', '']
+        out += _table(['workload', *models],
+                      [[b, *(crossover(inp.sim, b, m) for m in models)] for b in benches])
+        fps = _footprints(inp.sim)
+        for m in models:
+            out += [f'Simulated L1i misses per operation, {m}, '
+                    f'{" / ".join(variants)}:', '']
+            out += _table(['workload', *(f'{fp} KiB' for fp in fps)],
+                          [[b, *(_misses(inp.sim, b, fp, m, variants) for fp in fps)]
+                           for b in benches])
+        hfps = _footprints(inp.host)
+        if len(hfps) > 1:
+            out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster):', '']
+            out += _table(['workload', *(f'{fp} KiB' for fp in hfps)],
+                          [[b, *(time_ratio(inp.host, b, fp) for fp in hfps)]
+                           for b in benches])
+    out += ['## Why, per workload', '',
+            'For each workload, the functions that account for most of the '
+            'difference between O2 and Os (difference Os - O2 per counted run; '
+            'share of the total; each function\'s size in both variants) and '
+            'the instruction patterns one copy has and the other lacks.', '']
+    for b in benches:
+        out += _why(inp, b)
+    out += [BACKEND]
+    return '\n'.join(out).rstrip() + '\n'
+
+
+def ratio_chart(host: dict[str, Any] | None) -> str | None:
+    """docs/findings/time-ratio.svg: real-CPU Os/O2 time per workload with
+    its interval (below 1: Os faster), or None without host figures."""
+    bars = []
+    for i, b in enumerate(_benches(host)):
+        fp = 0 if _entry(host, b, 0, BASE) else None
+        e = _entry(host, b, fp, OTHER)
+        r = (e or {}).get('counters', {}).get('tsc', {}).get('ratio') or {}
+        if r.get('value') is None:
+            continue
+        bars.append(svg.Bar(b, r['value'], r.get('lo'), r.get('hi'),
+                            f'{r["value"]:.2f}', svg.colour(0 if r['value'] < 1 else 1)))
+    if not bars:
+        return None
+    title = 'Os/O2 time per operation on the real CPU (below 1: Os faster)'
+    chart = svg.Svg(640, int(80 + 26 * len(bars)), title)
+    svg.bar_panel(chart, 0, title, bars, 'Os / O2 (median TSC per operation, 95% interval)')
+    return chart.render(standalone=True)
