@@ -109,7 +109,9 @@ def valgrind_variant(variant: str, args: argparse.Namespace, out: Path
     """One variant under callgrind: (variant, its run, its regions, problem)."""
     cg_file = out / f'callgrind-{variant}.out'
     log = out / f'valgrind-{variant}.log'
-    extra = [a for a in suite_args(args) if not a.startswith(('runs=', 'warmup=', 'budget_ms='))]
+    # The variant's own program holds only that variant: no variant= list.
+    extra = [a for a in suite_args(args)
+             if not a.startswith(('runs=', 'warmup=', 'budget_ms=', 'variant='))]
     # Time means nothing under valgrind: no budget worth the name.
     cmd = vg.command(host_exe(variant), cg_file,
                      extra + [f'runs={args.vg_runs}', 'warmup=1', 'budget_ms=3600000'])

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from kfront import paths, study
+from kfront import build, paths, study
 
 MODELS = 'skylake,zen4,goldencove'
 VARIANTS = 'O2,Os,hybrid'
@@ -61,11 +61,16 @@ def measure(cmds: dict[str, list[str]], out: Path) -> bool:
     """Both runs at once, each logging to OUT/NAME.log; True when both
     succeed."""
     out.mkdir(parents=True, exist_ok=True)
+    # One build first: two ninja runs in one build directory would race.
+    if not build.build():
+        print('kfront study: build failed', file=sys.stderr)
+        return False
+    env = dict(os.environ, **{build.BUILT_ENV: str(paths.BUILD)})
     procs = {}
     for name, cmd in cmds.items():
         log = (out / f'{name}.log').open('w')
         print(f'kfront study: {" ".join(cmd)}  (log: {out / name}.log)', flush=True)
-        procs[name] = (subprocess.Popen(cmd, cwd=paths.ROOT, stdout=log,
+        procs[name] = (subprocess.Popen(cmd, cwd=paths.ROOT, stdout=log, env=env,
                                         stderr=subprocess.STDOUT), log)
     ok = True
     for name, (proc, log) in procs.items():
