@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`kfront study`: measure, explain and write docs/findings.md (issue 19).
 
-Two measurements run side by side (the machine has two cores and each
-is single-threaded at heart): the kernel under the fesim simulator over a
-footprint sweep with three models (`kfront run --sim`), and the host
-harness on this machine's CPU with callgrind's per-function counts
-(`kfront host --valgrind`). tools/kfront/study.py turns their results into
-the findings document; both results directories stay under --out so every
-`kfront explain` command the document cites can be run again.
+Three measurements. First, alone, the host harness times the variants on
+this machine's CPU (`kfront host`): nothing else runs, so the timings are
+as quiet as the machine allows. Then two runs side by side, whose figures
+are counts that do not depend on load (the machine has two cores): the
+kernel under the fesim simulator over a footprint sweep with three models
+(`kfront run --sim`), and the host programs under callgrind for its
+per-function counts (`kfront host --valgrind`). tools/kfront/study.py
+turns the results into the findings document; the results directories
+stay under --out, so every `kfront explain` command the document cites can
+be run again.
 """
 from __future__ import annotations
 
@@ -26,6 +29,9 @@ MODELS = 'skylake,zen4,goldencove'
 VARIANTS = 'O2,Os,hybrid'
 BENCH = 'net.*,sched.*,mix.*'
 SWEEP = {True: '0,64', False: '0,32,64,128,256'}
+# Simulated time is slow time: a benchmark's time budget must not end a
+# simulated run (its figures are counts, not times).
+SIM_BUDGET_MS = 3600000
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,37 +55,47 @@ def register(sub: argparse._SubParsersAction) -> None:
 def commands(args: argparse.Namespace, out: Path) -> dict[str, list[str]]:
     quick = ['--quick'] if args.quick else []
     sweep = SWEEP[args.quick]
+    host = ['./kfront', 'host', *quick, '--variants', VARIANTS, '--bench', BENCH]
     return {
+        'host': [*host, '--out', str(out / 'host'), '--', f'footprint={sweep}'],
         'sim': ['./kfront', 'run', *quick, '--sim', MODELS, '--variants', VARIANTS,
-                '--bench', BENCH, '--footprint', sweep, '--out', str(out / 'sim')],
-        'host': ['./kfront', 'host', *quick, '--valgrind', '--variants', VARIANTS,
-                 '--bench', BENCH, '--out', str(out / 'host'), '--', f'footprint={sweep}'],
+                '--bench', BENCH, '--footprint', sweep, '--out', str(out / 'sim'),
+                '--', f'budget_ms={SIM_BUDGET_MS}'],
+        'hostvg': [*host, '--valgrind', '--out', str(out / 'hostvg'), '--',
+                   f'footprint={sweep}'],
     }
 
 
+def _start(name: str, cmd: list[str], out: Path, env: dict[str, str]
+           ) -> tuple[subprocess.Popen, object]:
+    log = (out / f'{name}.log').open('w')
+    print(f'kfront study: {" ".join(cmd)}  (log: {out / name}.log)', flush=True)
+    return subprocess.Popen(cmd, cwd=paths.ROOT, stdout=log, env=env,
+                            stderr=subprocess.STDOUT), log
+
+
+def _wait(name: str, proc: subprocess.Popen, log: object, out: Path) -> bool:
+    status = proc.wait()
+    log.close()  # type: ignore[attr-defined]
+    if status != 0:
+        print(f'kfront study: {name} run failed (exit {status}); see {out / name}.log',
+              file=sys.stderr)
+    return status == 0
+
+
 def measure(cmds: dict[str, list[str]], out: Path) -> bool:
-    """Both runs at once, each logging to OUT/NAME.log; True when both
-    succeed."""
+    """The timing run alone, then the counting runs side by side, each
+    logging to OUT/NAME.log; True when all succeed."""
     out.mkdir(parents=True, exist_ok=True)
     # One build first: two ninja runs in one build directory would race.
     if not build.build():
         print('kfront study: build failed', file=sys.stderr)
         return False
     env = dict(os.environ, **{build.BUILT_ENV: str(paths.BUILD)})
-    procs = {}
-    for name, cmd in cmds.items():
-        log = (out / f'{name}.log').open('w')
-        print(f'kfront study: {" ".join(cmd)}  (log: {out / name}.log)', flush=True)
-        procs[name] = (subprocess.Popen(cmd, cwd=paths.ROOT, stdout=log, env=env,
-                                        stderr=subprocess.STDOUT), log)
-    ok = True
-    for name, (proc, log) in procs.items():
-        status = proc.wait()
-        log.close()
-        if status != 0:
-            print(f'kfront study: {name} run failed (exit {status}); see {out / name}.log',
-                  file=sys.stderr)
-            ok = False
+    ok = _wait('host', *_start('host', cmds['host'], out, env), out)
+    counting = {name: _start(name, cmds[name], out, env) for name in ('sim', 'hostvg')}
+    for name, (proc, log) in counting.items():
+        ok &= _wait(name, proc, log, out)
     return ok
 
 
@@ -93,18 +109,20 @@ def load(path: Path) -> dict | None:
 def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
           note: str) -> int:
     sim, host = load(out / 'sim' / 'results.json'), load(out / 'host' / 'results.json')
+    hostvg = load(out / 'hostvg' / 'results.json')
     if sim is None and host is None:
         print(f'kfront study: no results under {out}/sim or {out}/host', file=sys.stderr)
         return 1
     doc = args.doc
     inp = study.Inputs(
-        sim=sim, host=host, kernel=paths.kernel_path(),
+        sim=sim, host=host, hostvg=hostvg, kernel=paths.kernel_path(),
         host_programs={v: paths.BUILD / 'host' / f'kfront-host-{v}'
                        for v in VARIANTS.split(',')},
         commands=[' '.join(c) for c in cmds.values()] +
                  [f'./kfront study --from {out}   # this document again'],
         sim_path=str(out / 'sim' / 'results.json'),
-        host_path=str(out / 'host' / 'results.json'))
+        host_path=str(out / 'host' / 'results.json'),
+        hostvg_path=str(out / 'hostvg' / 'results.json'))
     text = study.render(inp)
     text = text.replace('\n## How to reproduce\n', f'\n{note}\n\n## How to reproduce\n', 1)
     doc.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The findings study (issue 19, item 5): from one simulated run (the kernel
-under fesim, a footprint sweep, several models) and one host run (the same
-variants on this machine's CPU, TSC, and callgrind's per-function counts),
+under fesim, a footprint sweep, several models) and two host runs (the same
+variants timed on this machine's CPU, TSC; and counted by callgrind, per
+function),
 write docs/findings.md: what differs between the variants, where the
 I-cache crossover lies per model, and the functions and code patterns
 responsible, each claim with the command that reproduces it.
@@ -32,12 +33,23 @@ FAMILIES = ('net.', 'sched.', 'mix.')
 class Inputs:
     """What render() reads: the two results documents and their programs."""
     sim: dict[str, Any] | None
-    host: dict[str, Any] | None
+    host: dict[str, Any] | None                    # timings
+    hostvg: dict[str, Any] | None = None           # callgrind counts (else host's)
     kernel: Path | None = None                     # the kernel image (sim)
     host_programs: dict[str, Path] = field(default_factory=dict)
     commands: list[str] = field(default_factory=list)
     sim_path: str = 'SIM/results.json'
     host_path: str = 'HOST/results.json'
+    hostvg_path: str = 'HOSTVG/results.json'
+
+    @property
+    def counts(self) -> dict[str, Any] | None:
+        """The host results that hold callgrind's figures."""
+        return self.hostvg if self.hostvg is not None else self.host
+
+    @property
+    def counts_path(self) -> str:
+        return self.hostvg_path if self.hostvg is not None else self.host_path
 
 
 def _entries(data: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -171,8 +183,8 @@ def _why(inp: Inputs, bench: str) -> list[str]:
                f'{time_ratio(inp.host, bench, fp0)} (below 1: Os faster).')
     out.append('')
     for title, data, counter, elves, path in (
-            ('Callgrind on the host program (user space, exact counts)', inp.host,
-             'vg.instructions', host_elves, inp.host_path),
+            ('Callgrind on the host program (user space, exact counts)', inp.counts,
+             'vg.instructions', host_elves, inp.counts_path),
             ('Simulator, kernel context', inp.sim, 'sim.instructions',
              (inp.kernel, inp.kernel), inp.sim_path)):
         if data is None:
@@ -238,7 +250,7 @@ tools/perf/pmu-events (docs/measurement.md lists the ones kfront programs).
 
 def render(inp: Inputs) -> str:
     """docs/findings.md."""
-    benches = _benches(inp.host, inp.sim)
+    benches = _benches(inp.host, inp.counts, inp.sim)
     src = inp.host or inp.sim or {}
     machine = src.get('machine', {}) if inp.host else {}
     out = ['<!-- SPDX-License-Identifier: GPL-2.0-or-later -->',
@@ -270,7 +282,7 @@ def render(inp: Inputs) -> str:
         fp_h = 0 if _entry(inp.host, b, 0, BASE) else None
         fp_s = 0 if _entry(inp.sim, b, 0, BASE) else None
         rows.append([b, time_ratio(inp.host, b, fp_h),
-                     _ratio(inp.host, b, fp_h, 'vg.instructions'),
+                     _ratio(inp.counts, b, fp_h, 'vg.instructions'),
                      _ratio(inp.sim, b, fp_s, 'sim.instructions'),
                      _misses(inp.sim, b, fp_s or 0, m0, [BASE, OTHER]) if m0 else 'n/a'])
     out += _table(['workload', 'real CPU time Os/O2 [95% CI]',
