@@ -209,6 +209,14 @@ def profile_args(flags: list[str], target: str, profile_dir: str,
     return flags, []
 
 
+def cc_source(src: str, profile_extra: list[str]) -> str:
+    """The source path given to the compiler. GCC's per-function
+    lineno_checksum hashes the file name as given, and the training build
+    (build/pgo-train) sits one level deeper than build/: with profiles,
+    absolute paths, so both builds name every file alike."""
+    return str(Path(src).resolve()) if profile_extra else src
+
+
 def build(args: argparse.Namespace) -> int:
     work = Path(args.private_dir)
     work.mkdir(parents=True, exist_ok=True)
@@ -240,7 +248,7 @@ def build(args: argparse.Namespace) -> int:
             cmd = [args.cc, *kernel_flags, *(CLANG_EXTRA if is_clang else []),
                    *SECTION_FLAGS, *vflags, *extra,
                    f'-DKFRONT_VARIANT={c_string(args.name)}',
-                   '-MD', '-MF', str(dfile), '-c', src, '-o', str(obj)]
+                   '-MD', '-MF', str(dfile), '-c', cc_source(src, extra), '-o', str(obj)]
             run(cmd)
         objs.append(str(obj))
         deps += read_deps(dfile)
