@@ -351,6 +351,8 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 		if (bench_selected(&s, s.variants[0]->benches[b]))
 			failed += run_bench(&s, b, ++pos, total);
 	}
+	if (suite_backend.profile_dump)
+		suite_backend.profile_dump();
 	status = final_status(failed);
 	emit_suite_end(status);
 	return status;

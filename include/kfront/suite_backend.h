@@ -19,6 +19,9 @@ struct suite_backend {
 	 * was asked for, NULL with err filled when it cannot be had. */
 	const struct wire_ops *(*wire_setup)(const struct cmdline *cl,
 					     char *err, size_t errlen);
+	/* Print the training profile's records before suite_end (ring 0:
+	 * gcov_emit_kernel); NULL where nothing is profiled. */
+	u32 (*profile_dump)(void);
 };
 
 extern const struct suite_backend suite_backend;

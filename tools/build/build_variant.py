@@ -25,6 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pgo_profile  # tools/build/pgo_profile.py, beside this file
+
 CLANG_EXTRA = ['-Wno-ignored-optimization-argument', '-Wno-unused-command-line-argument',
                '-Wno-unknown-warning-option']
 # Kernel flags GCC has and clang refuses. (clang needs no substitute:
@@ -85,10 +87,13 @@ DESCRIPTOR = 'kfront_variant'
 
 # Garbage collection keeps what the descriptor reaches, and the exception
 # table, which nothing references but the kernel's fault handler reads.
-GC_SCRIPT = """/* Generated: keep the exception table through garbage collection. */
+GC_SCRIPT = """/* Generated: keep the exception table through garbage collection, and a
+ * training variant's profile objects (docs/pgo.md), which the kernel
+ * finds through the section alone. */
 SECTIONS
 {
 	__ex_table : { KEEP(*(__ex_table)) }
+	.gcov_info : { KEEP(*(.gcov_info)) }
 }
 """
 
@@ -148,6 +153,7 @@ SECTIONS
 	}}
 	.variant.{tag}.rodata : {{ *(.rodata .rodata.*) }}
 	__ex_table : {{ *(__ex_table) }}
+	.gcov_info : {{ *(.gcov_info) }}
 	.variant.{tag}.data : {{ *(.data .data.*) }}
 	.variant.{tag}.bss : {{ *(.bss .bss.*) *(COMMON) }}
 	/DISCARD/ : {{ *(.comment) *(.note .note.*) *(.eh_frame) }}
@@ -163,6 +169,54 @@ def read_deps(dfile: Path) -> list[str]:
     return [d for d in deps.split() if d != ':' and not d.endswith(':')]
 
 
+def is_profile_flag(flag: str) -> bool:
+    return flag.startswith('-fprofile') or flag == '-ftest-coverage'
+
+
+def profile_name(src: str) -> str:
+    """The -dumpbase of a measured source, the same in the training and
+    the use build so the .gcda names match: its path relative to the build
+    directory (generated sources) or the source tree, '/' as '_'."""
+    p = Path(src).resolve()
+    for base, prefix in ((Path.cwd().resolve(), 'gen_'), (pgo_profile.ROOT, '')):
+        try:
+            rel = p.relative_to(base)
+        except ValueError:
+            continue
+        return prefix + rel.with_suffix('').as_posix().replace('/', '_')
+    return 'ext_' + p.stem
+
+
+def profile_args(flags: list[str], target: str, profile_dir: str,
+                 work: Path, src: str) -> tuple[list[str], list[str]]:
+    """The variant flags for one source and the extra profile arguments.
+    A training variant (-fprofile-arcs) is instrumented in the kernel only:
+    the host harness and the descriptor get its flags without profiling.
+    A profile-using variant reads <profile_dir>/gcda/<name>.gcda and stops
+    on a profile that does not fit the code."""
+    training = '-fprofile-arcs' in flags
+    if training and (target == 'host' or src == str(work / 'variant_entry.c')):
+        return [f for f in flags if not is_profile_flag(f)], []
+    name = profile_name(src)
+    if training:
+        return flags, ['-dumpdir', str(work / 'gcda') + '/', '-dumpbase', name]
+    if profile_dir:
+        if src == str(work / 'variant_entry.c'):   # data only, never trained
+            return [f for f in flags if not is_profile_flag(f)], []
+        return flags, ['-dumpdir', str(Path(profile_dir) / 'gcda') + '/',
+                       '-dumpbase', name, '-Wcoverage-mismatch',
+                       '-Werror=coverage-mismatch', '-Werror=missing-profile']
+    return flags, []
+
+
+def cc_source(src: str, profile_extra: list[str]) -> str:
+    """The source path given to the compiler. GCC's per-function
+    lineno_checksum hashes the file name as given, and the training build
+    (build/pgo-train) sits one level deeper than build/: with profiles,
+    absolute paths, so both builds name every file alike."""
+    return str(Path(src).resolve()) if profile_extra else src
+
+
 def build(args: argparse.Namespace) -> int:
     work = Path(args.private_dir)
     work.mkdir(parents=True, exist_ok=True)
@@ -170,6 +224,14 @@ def build(args: argparse.Namespace) -> int:
     flags = shlex.split(args.flags)
     base = shlex.split(args.cflags)
     is_clang = 'clang' in Path(args.cc).name
+    if args.profile_dir == '-':
+        args.profile_dir = ''
+    if args.profile_dir:
+        try:
+            pgo_profile.load(Path(args.profile_dir))
+        except pgo_profile.ProfileError as exc:
+            sys.stderr.write(f'build_variant: {args.name}: {exc}\n')
+            return 1
     ccver = compiler_version(args.cc)
     entry = work / 'variant_entry.c'
     write_entry(entry, args.name, ccver, ' '.join(flags),
@@ -182,10 +244,11 @@ def build(args: argparse.Namespace) -> int:
             run(['nasm', '-f', 'elf64', '-Wall', '-MD', str(dfile), '-o', str(obj), src])
         else:
             kernel_flags = [f for f in base if not (is_clang and f in GCC_ONLY)]
+            vflags, extra = profile_args(flags, args.target, args.profile_dir, work, src)
             cmd = [args.cc, *kernel_flags, *(CLANG_EXTRA if is_clang else []),
-                   *SECTION_FLAGS, *flags,
+                   *SECTION_FLAGS, *vflags, *extra,
                    f'-DKFRONT_VARIANT={c_string(args.name)}',
-                   '-MD', '-MF', str(dfile), '-c', src, '-o', str(obj)]
+                   '-MD', '-MF', str(dfile), '-c', cc_source(src, extra), '-o', str(obj)]
             run(cmd)
         objs.append(str(obj))
         deps += read_deps(dfile)
@@ -199,6 +262,9 @@ def build(args: argparse.Namespace) -> int:
     run(['objcopy', f'--redefine-sym={DESCRIPTOR}={DESCRIPTOR}_{args.index:02d}',
          str(localised), args.out])
     if args.depfile:
+        if args.profile_dir:    # a new profile rebuilds the variant
+            pdir = Path(args.profile_dir)
+            deps += [str(pdir / 'profile.json'), *map(str, sorted((pdir / 'gcda').glob('*.gcda')))]
         uniq = sorted(set(deps) | set(args.sources))
         Path(args.depfile).write_text(args.out + ': ' + ' \\\n  '.join(uniq) + '\n')
     return 0
@@ -227,6 +293,9 @@ def main() -> int:
     p.add_argument('--flags', required=True)
     p.add_argument('--cflags', required=True, help='kernel flags and include paths')
     p.add_argument('--benches', default='')
+    p.add_argument('--target', choices=('kernel', 'host'), default='kernel')
+    p.add_argument('--profile-dir', default='',
+                   help='the profile (build/pgo/SET) of a -fprofile-use variant')
     p.add_argument('--out', required=True)
     p.add_argument('--depfile')
     p.add_argument('--private-dir', required=True)

@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pgo_profile  # tools/build/pgo_profile.py, beside this file
+
 NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$')
 
 
@@ -23,6 +25,7 @@ class Variant:
     cc: str
     flags: tuple[str, ...]
     about: str
+    profile: str = ''   # training set (globs) of a profile-using variant
 
 
 class VariantError(Exception):
@@ -42,31 +45,61 @@ def load(path: Path) -> list[Variant]:
         if not NAME_RE.match(name):
             raise VariantError(f'{path}: bad variant name {name!r} '
                                '(letters, digits, "-", "_", "."; at most 32)')
-        unknown = set(sec) - {'cc', 'flags', 'about'}
+        unknown = set(sec) - {'cc', 'flags', 'about', 'profile'}
         if unknown:
             raise VariantError(f'{path}: [{name}]: unknown keys {sorted(unknown)}; '
-                               'valid: cc, flags, about')
+                               'valid: cc, flags, about, profile')
         flags = tuple(shlex.split(sec.get('flags', '')))
         if not flags:
             raise VariantError(f'{path}: [{name}]: flags missing')
+        profile = ' '.join(sec.get('profile', '').split())
+        if profile and '-fprofile-use' not in flags:
+            raise VariantError(f'{path}: [{name}]: profile = {profile} needs '
+                               '-fprofile-use in flags')
         out.append(Variant(name, sec.get('cc', 'gcc').strip(), flags,
-                           ' '.join(sec.get('about', '').split())))
+                           ' '.join(sec.get('about', '').split()), profile))
     if not out:
         raise VariantError(f'{path}: no variants defined')
     return out
 
 
+def meson_lines(variants: list[Variant], build: Path) -> list[str]:
+    """One line per variant for meson.build: name, cc, flags, profile
+    directory ('-' for none: a blank last field would be stripped). A profile-using variant without a profile is
+    left out, with a note line ('#note' and the text) saying why; one with
+    a stale profile is an error (pgo_profile.ProfileError)."""
+    lines = []
+    for v in variants:
+        pdir = '-'
+        if v.profile:
+            d = pgo_profile.profile_dir(build, v.profile)
+            if not (d / 'profile.json').exists():
+                lines.append(f'#note\tvariant {v.name} left out of the image: no profile '
+                             f"for {v.profile} in {d} (run ./kfront pgo --train '{v.profile}')")
+                continue
+            pgo_profile.load(d)
+            pdir = str(d)
+        lines.append('\t'.join([v.name, v.cc, ' '.join(v.flags), pdir]))
+    return lines
+
+
 def main() -> int:
-    if len(sys.argv) != 3 or sys.argv[1] != 'meson':
-        print('usage: variants.py meson FILE', file=sys.stderr)
+    if len(sys.argv) != 4 or sys.argv[1] != 'meson':
+        print('usage: variants.py meson FILE BUILD_DIR', file=sys.stderr)
         return 2
     try:
         variants = load(Path(sys.argv[2]))
+        lines = meson_lines(variants, Path(sys.argv[3]))
     except VariantError as exc:
         print(f'error: {exc}', file=sys.stderr)
         return 1
-    for v in variants:
-        print('\t'.join([v.name, v.cc, ' '.join(v.flags)]))
+    except pgo_profile.ProfileError as exc:
+        print(f'error: {exc}', file=sys.stderr)
+        return 1
+    if not any(not ln.startswith('#note') for ln in lines):
+        print(f'error: {sys.argv[2]}: no variant can be built', file=sys.stderr)
+        return 1
+    print('\n'.join(lines))
     return 0
 
 

@@ -30,9 +30,27 @@ def _options_in_effect(build: Path, opts: list[str]) -> bool:
     return True
 
 
+def _profile_newer(build: Path) -> bool:
+    """A training profile (build/pgo/SET/profile.json, docs/pgo.md) newer
+    than the configuration: the variant table's profile-using variants are
+    chosen at configure time, so configure again."""
+    try:
+        configured = (build / 'build.ninja').stat().st_mtime
+    except OSError:
+        return False
+    return any(p.stat().st_mtime > configured
+               for p in (paths.BUILD / 'pgo').glob('*/profile.json'))
+
+
 def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bool:
     opts = options or []
     if (build / 'build.ninja').exists():
+        if _profile_newer(build):
+            res = subprocess.run(['meson', 'setup', '--reconfigure', str(build), *opts],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if res.returncode != 0:
+                sys.stdout.write(res.stdout)
+            return res.returncode == 0
         if opts and not _options_in_effect(build, opts):
             res = subprocess.run(['meson', 'configure', str(build), *opts])
             return res.returncode == 0

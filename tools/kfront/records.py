@@ -70,8 +70,10 @@ MAX_PAYLOAD = 8192
 # noisy link); they are reported and skipped.
 MAX_LINE = 64 * 1024
 
+# gcov_*: a training image's arc profile (docs/pgo.md, tools/kfront/pgo.py).
+GCOV_TYPES = frozenset({"gcov_obj", "gcov_fn", "gcov_ctr"})
 KNOWN_TYPES = frozenset(
-    {"suite_begin", "result", "error", "timeout", "panic", "suite_end"})
+    {"suite_begin", "result", "error", "timeout", "panic", "suite_end"}) | GCOV_TYPES
 
 SEVERITY = {
     "bad_crc": "error", "truncated": "error", "malformed": "error",

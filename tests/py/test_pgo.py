@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Profiles (docs/pgo.md): set names, the held-out split, stale-profile
+rejection, the variant table's profile key, and the goal figures."""
+
+import json
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+
+from kfront import pgo
+
+import pgo_profile  # tools/build, put on the path by kfront.pgo
+import variants
+
+
+class HeldOut(unittest.TestCase):
+    def test_leave_one_family_out(self) -> None:
+        benches = ['net.udp_rr', 'net.tcp_stream', 'sched.chat', 'mix.tcp_rr_wakeup',
+                   'calib.empty', 'net.udp_rr']
+        self.assertEqual(pgo.split_held_out(benches, 'net.*'),
+                         (['net.tcp_stream', 'net.udp_rr'],
+                          ['calib.empty', 'mix.tcp_rr_wakeup', 'sched.chat']))
+        trained, held = pgo.split_held_out(benches, 'sched.*, mix.*')
+        self.assertEqual(trained, ['mix.tcp_rr_wakeup', 'sched.chat'])
+        self.assertIn('net.udp_rr', held)
+
+    def test_set_names(self) -> None:
+        self.assertEqual(pgo_profile.set_name('net.*'), 'net')
+        self.assertEqual(pgo_profile.set_name('sched.*,mix.*'), 'sched+mix')
+        with self.assertRaises(pgo_profile.ProfileError):
+            pgo_profile.set_name(' , ')
+
+
+class Stale(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix='kfront-pgo-'))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        # a small source tree with the directories the tree hash covers
+        (self.tmp / 'kernel' / 'net').mkdir(parents=True)
+        (self.tmp / 'kernel' / 'net' / 'a.c').write_text('int a;\n')
+        (self.tmp / 'tools' / 'build').mkdir(parents=True)
+        (self.tmp / 'tools' / 'build' / 'build_variant.py').write_text('#\n')
+        self.pdir = self.tmp / 'build' / 'pgo' / 'net'
+        (self.pdir / 'gcda').mkdir(parents=True)
+        (self.pdir / 'gcda' / 'kernel_net_a.gcda').write_bytes(b'adcg')
+        meta = {'train': 'net.*', 'checksum': pgo_profile.gcda_checksum(self.pdir / 'gcda'),
+                'tree': pgo_profile.tree_hash(self.tmp)}
+        (self.pdir / 'profile.json').write_text(json.dumps(meta))
+
+    def test_current_profile_loads(self) -> None:
+        self.assertEqual(pgo_profile.load(self.pdir, self.tmp)['train'], 'net.*')
+
+    def test_older_tree_is_rejected(self) -> None:
+        (self.tmp / 'kernel' / 'net' / 'a.c').write_text('int a, b;\n')
+        with self.assertRaisesRegex(pgo_profile.ProfileError,
+                                    r"another source tree .*\./kfront pgo --train 'net\.\*'"):
+            pgo_profile.load(self.pdir, self.tmp)
+
+    def test_changed_gcda_is_rejected(self) -> None:
+        (self.pdir / 'gcda' / 'kernel_net_a.gcda').write_bytes(b'adcg\0')
+        with self.assertRaisesRegex(pgo_profile.ProfileError, 'gcda files changed'):
+            pgo_profile.load(self.pdir, self.tmp)
+
+    def test_missing_profile_leaves_variant_out(self) -> None:
+        ini = self.tmp / 'v.ini'
+        ini.write_text('[O2]\nflags = -O2\n[pgo]\nflags = -O2 -fprofile-use\n'
+                       'profile = sched.*\n')
+        lines = variants.meson_lines(variants.load(ini), self.tmp / 'build')
+        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-')
+        self.assertTrue(lines[1].startswith('#note\tvariant pgo left out'), lines[1])
+
+    def test_profile_key_needs_profile_use(self) -> None:
+        ini = self.tmp / 'v.ini'
+        ini.write_text('[pgo]\nflags = -O2\nprofile = net.*\n')
+        with self.assertRaisesRegex(variants.VariantError, 'needs -fprofile-use'):
+            variants.load(ini)
+
+
+class Goals(unittest.TestCase):
+    def res(self, bench: str, variant: str, **medians: float) -> dict:
+        return {'bench': bench, 'variant': variant, 'footprint': None,
+                'counters': {k.replace('_', '.', 1) if k.startswith('sim_') else k:
+                             {'per_op': {'median': v}} for k, v in medians.items()}}
+
+    def test_ratios_and_split(self) -> None:
+        rs = []
+        for bench, pgo_l1i in (('net.udp_rr', 9.0), ('sched.chat', 11.0)):
+            rs += [self.res(bench, 'O2', **{'sim_instructions': 100.0, 'tsc': 50.0}),
+                   self.res(bench, 'Os', **{'sim_instructions': 110.0, 'tsc': 40.0}),
+                   self.res(bench, 'pgo', **{'sim_instructions': 102.0, 'tsc': 42.0})]
+            for r, l1i in zip(rs[-3:], (12.0, 10.0, pgo_l1i)):
+                r['counters']['sim.skylake.l1i_misses'] = {'per_op': {'median': l1i}}
+        g = pgo.goals({'context': 'user', 'results': rs}, 'net.*')
+        by = {p['bench']: p for p in g['points']}
+        self.assertEqual(by['net.udp_rr'], {'bench': 'net.udp_rr', 'footprint': None,
+                                            'held_out': False, 'l1i_vs_Os': 0.9,
+                                            'insns_vs_O2': 1.02, 'sim_goal': True,
+                                            'tsc_vs_best': 1.05})
+        self.assertFalse(by['sched.chat']['sim_goal'])
+        self.assertEqual(g['held_out']['sim_goal_met'], 0)
+        self.assertEqual(g['trained']['tsc_geomean_vs_best'], 1.05)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront pgo`: train a profile in ring 0, build the profile-guided
+variant, and measure it against O2, Os and hybrid in the simulator and on
+this CPU, trained-on and held-out workloads apart (docs/pgo.md)."""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kfront import build, cmd_host, cmd_run, collect, paths, pgo, qemu
+from kfront.progress import Progress
+
+COMPARED = 'O2,Os,hybrid,pgo'
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser('pgo', help='train a profile in QEMU, build and measure the pgo variant',
+                       description='Train the measured code in ring 0 (a -fprofile-arcs build '
+                       'in build/pgo-train, its counters sent as records), write the .gcda '
+                       'files to build/pgo/SET/, build the pgo variant and run O2, Os, '
+                       'hybrid and pgo in the simulator and the host harness; '
+                       'workloads outside the training set are reported as held out.')
+    p.add_argument('--train', default='net.*', metavar='GLOBS',
+                   help="training workloads (default net.*; e.g. 'sched.*,mix.*')")
+    p.add_argument('--quick', action='store_true', help='short runs in training and measurement')
+    p.add_argument('--out', type=Path, help='output directory (default results/pgo-DATE-TIME/)')
+    p.add_argument('--sim', default='skylake', metavar='MODELS',
+                   help="simulator models (default skylake; 'none' to skip)")
+    p.add_argument('--no-host', action='store_true', help='skip the host harness')
+    p.add_argument('--train-only', action='store_true', help='stop after writing the profile')
+    p.add_argument('--timeout', type=float, default=1800.0, metavar='SECONDS',
+                   help='QEMU time limit per boot (default 1800)')
+    p.set_defaults(func=run)
+
+
+def train(args: argparse.Namespace, out: Path) -> dict[str, Any] | None:
+    tbuild = paths.BUILD / 'pgo-train'
+    ini = paths.BUILD / 'pgo' / 'train-variants.ini'
+    ini.parent.mkdir(parents=True, exist_ok=True)
+    ini.write_text(pgo.train_variants_ini())
+    print(f'kfront pgo: building the training image in {tbuild}', flush=True)
+    if not build.build(tbuild, targets=['iso/kfront.iso'],
+                       options=[f'-Dvariants_file={ini}']):
+        return None
+    log = out / 'train.log'
+    kargs = [f'bench={args.train}'] + (['quick'] if args.quick else [])
+    cfg = qemu.BootConfig(iso=paths.iso_path(tbuild), timeout=args.timeout, kernel_args=kargs)
+    print(f'kfront pgo: training on {args.train} in QEMU; serial log: {log}', flush=True)
+    res = qemu.boot(cfg, log=log, on_output=Progress())
+    col = collect.collect_file(log)
+    bad = [p for p in col.problems if p.severity == 'error']
+    if res.status != 0 or not col.runs or not col.complete or bad:
+        for p in bad:
+            print(f'kfront pgo: {log.name}: {p}', file=sys.stderr)
+        print(f'kfront pgo: the training run did not complete cleanly (kernel status '
+              f'{res.status}); no profile written', file=sys.stderr)
+        return None
+    run = col.runs[-1]
+    payloads = [r.payload for r in run.records]
+    try:
+        meta = pgo.write_profile(payloads, args.train, extra={
+            'records': sum(1 for p in payloads if str(p.get('t', '')).startswith('gcov_')),
+            'kernel_args': kargs})
+    except (pgo.ProfileError, pgo.gcda.GcdaError) as exc:
+        print(f'kfront pgo: {exc}', file=sys.stderr)
+        return None
+    print(f'kfront pgo: profile {meta["checksum"]} ({meta["objects"]} objects, '
+          f'{meta["records"]} records) in {pgo.pgo_profile.profile_dir(paths.BUILD, args.train)}',
+          flush=True)
+    return meta
+
+
+def annotate(results_json: Path, meta: dict[str, Any]) -> None:
+    """results.json gains `pgo`: training set, profile checksum and tree,
+    and which workloads were trained on and which held out."""
+    data = json.loads(results_json.read_text())
+    trained, held = pgo.split_held_out((r['bench'] for r in data.get('results', [])),
+                                       meta['train'])
+    data['pgo'] = {'train': meta['train'], 'checksum': meta['checksum'],
+                   'tree': meta['tree'], 'trained': trained, 'held_out': held,
+                   'goals': pgo.goals(data, meta['train'])}
+    results_json.write_text(json.dumps(data, indent=1) + '\n')
+    print(pgo.goals_text(data['pgo']['goals'], results_json.parent.name), flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        pgo.pgo_profile.set_name(args.train)
+    except pgo.ProfileError as exc:
+        print(f'kfront pgo: --train: {exc}', file=sys.stderr)
+        return 2
+    out = args.out or paths.ROOT / 'results' / datetime.datetime.now().strftime(
+        'pgo-%Y%m%d-%H%M%S')
+    out.mkdir(parents=True, exist_ok=True)
+    meta = train(args, out)
+    if meta is None:
+        return 1
+    if args.train_only:
+        return 0
+    vfile = paths.BUILD / 'pgo' / f'variants-{pgo.pgo_profile.set_name(args.train)}.ini'
+    vfile.write_text(pgo.use_variants_ini(
+        (paths.ROOT / 'bench' / 'variants.ini').read_text(), args.train))
+    quick = ['--quick'] if args.quick else []
+    argv = ['run', '--variants', COMPARED, '--variants-file', str(vfile),
+            '--out', str(out / 'qemu'), *quick]
+    if args.sim != 'none':
+        argv += ['--sim', args.sim]
+    status = _sub(argv)
+    if (out / 'qemu' / 'results.json').exists():
+        annotate(out / 'qemu' / 'results.json', meta)
+    if not args.no_host and status == 0:
+        status = _sub(['host', '--variants', COMPARED, '--out', str(out / 'host'), *quick])
+        if (out / 'host' / 'results.json').exists():
+            annotate(out / 'host' / 'results.json', meta)
+    print(f'kfront pgo: wrote {out}')
+    return status
+
+
+def _sub(argv: list[str]) -> int:
+    """Another kfront command in this process, with its own defaults."""
+    from kfront import cli
+    args = cli.make_parser().parse_args(argv)
+    assert args.func in (cmd_run.run, cmd_host.run)
+    return int(args.func(args) or 0)
