@@ -175,8 +175,11 @@ def summarise(funcs: list[explain.FunctionDiff]) -> list[str]:
     return out
 
 
-def _why(inp: Inputs, bench: str) -> list[str]:
+def _why(inp: Inputs, bench: str) -> tuple[list[str], list[str]]:
+    """The workload's section, and the grouped patterns of its host
+    (else simulated) explanation for the summary."""
     out = [f'### {bench}', '']
+    key: list[str] = []
     host_elves = (inp.host_programs.get(BASE), inp.host_programs.get(OTHER))
     fp0 = 0 if _entry(inp.host, bench, 0, BASE) else None
     out.append(f'Real CPU, Os/O2 time per operation at footprint 0: '
@@ -196,6 +199,7 @@ def _why(inp: Inputs, bench: str) -> list[str]:
         at = '' if fp is None else f' --footprint {fp}'
         out += [f'{title}: `./kfront explain {path} --bench {bench} '
                 f'--counter {counter}{at}`', '', '```', *text, '```', '']
+        key = key or patterns
         if patterns:
             out += ['What differs in those functions:', '']
             out += [f'- {p}' for p in patterns] + ['']
@@ -212,7 +216,7 @@ def _why(inp: Inputs, bench: str) -> list[str]:
             out += [f'L1i misses at footprint {big} KiB ({model}): `./kfront explain '
                     f'{inp.sim_path} --bench {bench} --counter {counter} '
                     f'--footprint {big}`', '', '```', *text, '```', '']
-    return out
+    return out, key
 
 
 def _geomean(values: list[float]) -> float | None:
@@ -317,13 +321,20 @@ def render(inp: Inputs) -> str:
             out += _table(['workload', *(f'{fp} KiB' for fp in hfps)],
                           [[b, *(time_ratio(inp.host, b, fp) for fp in hfps)]
                            for b in benches])
-    out += ['## Why, per workload', '',
+    whys = {b: _why(inp, b) for b in benches}
+    out += ['## In short', '',
+            'Per workload: the real-CPU ratio, then what differs in the functions that '
+            'account for most of the instruction difference (details below).', '']
+    for b, row in zip(benches, rows):
+        out.append(f'- **{b}**: time Os/O2 {row[1]}; instructions Os/O2 {row[2]} '
+                   f'(callgrind), {row[3]} (sim). ' + '; '.join(whys[b][1]))
+    out += ['', '## Why, per workload', '',
             'For each workload, the functions that account for most of the '
             'difference between O2 and Os (difference Os - O2 per counted run; '
             'share of the total; each function\'s size in both variants) and '
             'the instruction patterns one copy has and the other lacks.', '']
     for b in benches:
-        out += _why(inp, b)
+        out += whys[b][0]
     out += [BACKEND]
     return '\n'.join(out).rstrip() + '\n'
 
