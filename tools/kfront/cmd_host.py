@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, kargs, lifecycle, model, paths, report, results, vg
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths,
+                    report, results, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -57,7 +58,9 @@ def suite_args(args: argparse.Namespace) -> list[str]:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = kargs.check_lists(args.variants, args.bench)
+    problem = (kargs.check_lists(args.variants, args.bench)
+               or names.selection_problem(args.variants, args.bench)
+               or names.kernel_args_problem(list(args.extra)))
     if problem:
         return problem
     if args.cpu is not None and not 0 <= args.cpu < (os.cpu_count() or 1):

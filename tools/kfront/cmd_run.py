@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import (argtypes, build, collect, kargs, lifecycle, model, paths, qemu,
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, qemu,
                     report, results, sim, size)
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
@@ -66,6 +66,12 @@ def check_args(args: argparse.Namespace) -> str | None:
     if args.variants_file is not None and not args.variants_file.is_file():
         return f'--variants-file {args.variants_file}: no such file'
     problem = qemu.kernel_arg_problem(list(args.extra)) or machine_problem(args)
+    if problem:
+        return problem
+    # the names, before anything builds: this run builds from --variants-file
+    vfile = args.variants_file or names.DEFAULT_VARIANTS_FILE
+    problem = (names.selection_problem(args.variants, args.bench, vfile, bool(args.wire), '--wire')
+               or names.kernel_args_problem(list(args.extra), vfile))
     if problem:
         return problem
     if args.sim is not None:
