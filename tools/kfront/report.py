@@ -509,13 +509,14 @@ th.sortable{cursor:pointer}
 th[aria-sort=ascending]::after{content:" \\25B2"}
 th[aria-sort=descending]::after{content:" \\25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.nw,th{white-space:nowrap}
 td.bad{color:#c00;font-weight:bold}
 td.sig{font-weight:bold}
 .alert{border:2px solid #c00;color:#c00;background:#fff3f3;padding:.5em;
 margin:.5em 0;font-weight:bold}
 figure{margin:1em 0}
 figure svg{max-width:100%;height:auto}
-caption{caption-side:bottom;text-align:left;font-size:90%;color:#555}
+p.caption{margin-top:0;font-size:90%;color:#555}
 """
 
 # Click a column heading to sort the table by it (again: reversed). Numbers
@@ -580,16 +581,25 @@ def _html_table(t: Table) -> str:
     """A sortable table in a box that scrolls sideways on a narrow screen
     (the page itself never gets wider than the screen)."""
     rows = ["<div class=\"scroll\"><table class=\"sortable\">"]
-    if t.caption:
-        rows.append(f"<caption>{html.escape(t.caption)}</caption>")
     rows.append("<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>"
                                         for h in t.headers) + "</tr></thead><tbody>")
     for row in t.rows:
-        rows.append("<tr>" + "".join(
-            (f"<td class=\"{c.cls}\">" if c.cls else "<td>")
-            + html.escape(c.text) + "</td>" for c in row) + "</tr>")
+        rows.append("<tr>" + "".join(_html_cell(c) for c in row) + "</tr>")
     rows.append("</tbody></table></div>")
+    if t.caption:
+        # below the scrolling box, so it wraps to the page, not the table
+        rows.append(f"<p class=\"caption\">{html.escape(t.caption)}</p>")
     return "\n".join(rows)
+
+
+# A cell this short never wraps ("[39.9, 40.8]" stays on one line, the table
+# scrolls instead); longer ones (compiler flags) wrap.
+NOWRAP_CHARS = 24
+
+
+def _html_cell(c: Cell) -> str:
+    cls = " ".join(x for x in (c.cls, "nw" if len(c.text) <= NOWRAP_CHARS else "") if x)
+    return (f"<td class=\"{cls}\">" if cls else "<td>") + html.escape(c.text) + "</td>"
 
 
 def write_all(results: Results, outdir: Path) -> list[Path]:
