@@ -10,7 +10,7 @@ import unittest
 from unittest import mock
 
 from kfront import build
-from kfront.progress import Progress, duration_text, remaining_s
+from kfront.progress import Progress, done_fraction, duration_text, remaining_s
 
 
 class FakeTty(io.StringIO):
@@ -28,12 +28,28 @@ class Clock:
 
 class TestSuiteProgress(unittest.TestCase):
     def test_estimate(self) -> None:
-        self.assertIsNone(remaining_s(0.0, 5.0, 1, 4))
+        self.assertIsNone(remaining_s(0.0, 5.0, 0.0))
         # two of four done in 20 s: two to go, 20 s
-        self.assertAlmostEqual(remaining_s(0.0, 20.0, 3, 4) or 0, 20.0)
-        self.assertAlmostEqual(remaining_s(0.0, 30.0, 4, 4) or 0, 10.0)
+        self.assertAlmostEqual(done_fraction(3, 4, None, []), 0.5)
+        self.assertAlmostEqual(remaining_s(0.0, 20.0, 0.5) or 0, 20.0)
+        # bench 2 of 2 at the third of four sweep points: 6/8 done
+        self.assertAlmostEqual(done_fraction(2, 2, 64, [0, 32, 64, 128]), 0.75)
+        self.assertAlmostEqual(done_fraction(1, 2, 0, [0, 32, 64, 128]), 0.0)
         self.assertEqual(duration_text(20), '20 s')
         self.assertEqual(duration_text(600), '10 min')
+
+    def test_sweep_points_from_the_suite_record(self) -> None:
+        out, clock = io.StringIO(), Clock()
+        p = Progress(out, clock)
+        p(b'#KF2 0 9e5bb53f {"t":"suite_begin","cmdline":"exit=qemu quick '
+          b'bench=net.udp_stream,mix.* footprint=0,32,64,128 runs=5"}\n')
+        clock.now = 110.0
+        p(b'kfront: [1/2] net.udp_stream footprint=0\n')
+        clock.now = 140.0
+        p(b'kfront: [1/2] net.udp_stream footprint=128\n')
+        self.assertEqual(p.sweep, [0, 32, 64, 128])
+        # 3/8 done in 30 s: 5/8 to go, 50 s
+        self.assertIn('(about 50 s left)', out.getvalue().splitlines()[1])
 
     def test_lines_with_elapsed_and_time_left(self) -> None:
         out, clock = io.StringIO(), Clock()
