@@ -93,7 +93,9 @@ class TestCommandsFailEarly(unittest.TestCase):
                            (['run', '--', 'bench=net.tcp_r'], "did you mean 'net.tcp_rr'"),
                            (['host', '--bench', 'Sched.*'], "did you mean 'sched.*'"),
                            (['boot', '--', 'variant=hybird'], "did you mean 'hybrid'"),
-                           (['lava-job', '--variants', 'O3'], 'valid variants: O2 Os hybrid')):
+                           (['lava-job', '--variants', 'O3'], 'valid variants: O2 Os hybrid'),
+                           (['flags', '--bench', 'net.*,calib.memcpy2'],
+                            "did you mean 'calib.memcpy20'")):
             with self.subTest(argv=argv):
                 status, out, err = run_cli(*argv)
                 self.assertEqual(status, 2, err)
