@@ -106,6 +106,19 @@ class TestReportCharts(unittest.TestCase):
         self.assertEqual(chart.count("<circle"), 3 * 4)
         self.assertNotIn("no data", chart)
 
+    def test_real_sweep_with_the_simulator(self) -> None:
+        """A real --sim sweep from footprint 0 (tests/py/test_html_browser.py
+        names the command): every sweep chart starts at 0."""
+        res = model.load(FIXTURES / "real_sweep_sim.json")
+        charts = {c.name: c for c in report.build_charts(res)}
+        for bench in ("net.udp_stream", "mix.tcp_rr_wakeup"):
+            for stem in (f"sweep-{bench}", f"sweep-{bench}-sim.skylake.l1i_misses"):
+                with self.subTest(chart=stem):
+                    xml = charts[stem].drawing.render(True)
+                    ET.fromstring(xml)
+                    self.assertIn('text-anchor="middle" font-size="10">0</text>', xml)
+                    self.assertGreaterEqual(xml.count("<circle"), 8)
+
     def test_chart_without_values_not_emitted_nor_linked(self) -> None:
         run = collect.collect_file(FIXTURES / "clean.log").runs[0]
         data = results.build_results(run, {"source": "clean.log"})
