@@ -7,7 +7,7 @@ import functools
 import re
 import unittest
 
-from kfront import build, paths, qemu
+from kfront import build, names, paths, qemu
 from kfront.records import Record, parse_line
 
 BOOT_TIMEOUT = 120.0
@@ -201,6 +201,15 @@ class Selection(unittest.TestCase):
         res = unknown_variant_boot()
         self.check_usage(res, "variant= item 'nope' matches no variant")
         self.assertIn('O2', listed_names(res, 'variants'))
+
+    def test_early_check_knows_the_kernels_names(self) -> None:
+        """`kfront run/host/boot` check names before building
+        (tools/kfront/names.py reads the sources): the same lists as the
+        kernel's own error lines."""
+        self.assertEqual(sorted(listed_names(unknown_bench_boot(), 'benchmarks')),
+                         sorted(b.name for b in names.benchmarks()))
+        self.assertEqual(listed_names(unknown_variant_boot(), 'variants'),
+                         names.variant_names(names.configured_variants_file()))
 
     def test_every_bench_and_variant_at_the_limit(self) -> None:
         """A bench= list naming every benchmark and a variant= list naming

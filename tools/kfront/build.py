@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TextIO
 
-from kfront import paths
+from kfront import paths, term
 
 
 # Set by `kfront test` for its worker processes: this tree is built.
@@ -52,14 +55,17 @@ def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bo
                 sys.stdout.write(res.stdout)
             return res.returncode == 0
         if opts and not _options_in_effect(build, opts):
-            res = subprocess.run(['meson', 'configure', str(build), *opts])
+            res = subprocess.run(['meson', 'configure', str(build), *opts],
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if res.returncode != 0:
+                sys.stderr.write(res.stdout)
             return res.returncode == 0
         return True
     cmd = ['meson', 'setup', str(build), str(paths.ROOT),
            '--cross-file', str(paths.CROSS_FILE), *opts]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if res.returncode != 0:
-        sys.stdout.write(res.stdout)
+        sys.stderr.write(res.stdout)
         print('kfront: meson setup failed', file=sys.stderr)
         return False
     return True
@@ -67,7 +73,10 @@ def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bo
 
 def build(build: Path = paths.BUILD, targets: list[str] | None = None,
           quiet: bool = True, options: list[str] | None = None) -> bool:
-    """Build; on failure print the compiler output and return False."""
+    """Build; on failure print the compiler output and return False.
+
+    quiet: ninja's [n/N] progress on one line of stderr (a terminal) or
+    nothing (a log); otherwise (-v) ninja's whole output as it comes."""
     # Parallel test workers start after `kfront test` built the tree: two
     # ninja runs at once in one build directory would race on its logs.
     if os.environ.get(BUILT_ENV) == str(build) and (
@@ -76,10 +85,68 @@ def build(build: Path = paths.BUILD, targets: list[str] | None = None,
     if not configure(build, options):
         return False
     cmd = ['ninja', '-C', str(build), *(targets or [])]
-    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if res.returncode != 0 or not quiet:
-        sys.stdout.write(res.stdout)
-    if res.returncode != 0:
+    status, output = run_ninja(cmd, BuildStatus(sys.stderr, verbose=not quiet))
+    if status != 0:
+        if quiet:
+            sys.stderr.write(output)
         print('kfront: build failed', file=sys.stderr)
         return False
     return True
+
+
+# ninja's own status line, made explicit so the parser does not depend on
+# the user's NINJA_STATUS.
+NINJA_STATUS = '[%f/%t] '
+STEP_RE = re.compile(r'^\[(\d+)/(\d+)\] (.*)$')
+
+
+class BuildStatus:
+    """Shows ninja's progress: every line with verbose, else the latest
+    [n/N] step redrawn on one line of a terminal (nothing on a log file)."""
+
+    def __init__(self, stream: TextIO, verbose: bool = False) -> None:
+        self.stream = stream
+        self.verbose = verbose
+        self.live = term.live(stream) and not verbose
+        self.shown = 0
+        self.steps = 0
+
+    def line(self, text: str) -> None:
+        if self.verbose:
+            self.stream.write(text)
+            self.stream.flush()
+            return
+        m = STEP_RE.match(text.rstrip('\n'))
+        if not m:
+            return
+        self.steps = int(m.group(1))
+        if self.live:
+            width = max(20, shutil.get_terminal_size().columns - 1)
+            msg = f'kfront: building [{m.group(1)}/{m.group(2)}] {m.group(3)}'[:width]
+            self.stream.write('\r' + msg.ljust(self.shown))
+            self.shown = len(msg)
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write('\r' + ' ' * self.shown + '\r')
+            self.stream.flush()
+            self.shown = 0
+
+
+def run_ninja(cmd: list[str], status: BuildStatus) -> tuple[int, str]:
+    """Run ninja, feeding each output line to status; (exit status, the
+    whole output)."""
+    env = dict(os.environ, NINJA_STATUS=NINJA_STATUS)
+    lines = []
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors='replace', env=env) as proc:
+        assert proc.stdout is not None
+        try:
+            for text in proc.stdout:
+                lines.append(text)
+                status.line(text)
+        finally:
+            status.done()
+        rc = proc.wait()
+    return rc, ''.join(lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from kfront import VERSION, deps, lifecycle
+from kfront import VERSION, deps, lifecycle, output
 
 # Modules that provide subcommands through register(subparsers).
 COMMAND_MODULES = ('cmd_simple', 'cmd_boot', 'cmd_test', 'cmd_run', 'cmd_size', 'cmd_flags', 'cmd_pgo',
@@ -45,10 +45,12 @@ def _main(argv: list[str] | None) -> int:
     if not getattr(args, 'func', None):
         parser.print_help()
         return 2
-    # Every command checks the set-up first, so a fresh machine needs no
-    # manual step; commands that only read files skip it.
-    if getattr(args, 'needs_setup', True):
-        if not deps.ensure(quiet=not getattr(args, 'setup_verbose', False),
-                           lab=getattr(args, 'lab', False)):
-            return 1
-    return int(args.func(args) or 0)
+    # --json: stdout carries the document only, all else goes to stderr
+    with output.diverted(args):
+        # Every command checks the set-up first, so a fresh machine needs no
+        # manual step; commands that only read files skip it.
+        if getattr(args, 'needs_setup', True):
+            if not deps.ensure(quiet=not getattr(args, 'setup_verbose', False),
+                               lab=getattr(args, 'lab', False)):
+                return 1
+        return int(args.func(args) or 0)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import argtypes, build, lifecycle, paths, qemu
+from kfront import argtypes, build, lifecycle, names, paths, qemu
 
 
 def add_boot_options(p: argparse.ArgumentParser) -> None:
@@ -67,7 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = qemu.kernel_arg_problem(args.kernel_args) or machine_problem(args)
+    problem = (qemu.kernel_arg_problem(args.kernel_args) or machine_problem(args)
+               or names.kernel_args_problem(args.kernel_args))
     if problem:
         print(f'kfront boot: {problem}', file=sys.stderr)
         return 2

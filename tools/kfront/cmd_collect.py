@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import argtypes, collect, model, report, results
+from . import argtypes, collect, model, output, report, results, term
 from .records import Run
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -50,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "the log, else kernel)")
     p.add_argument("--no-report", action="store_true",
                    help="write results.json only")
+    output.add_options(p, "the results document (a list of them for several runs)")
     p.set_defaults(func=run, needs_setup=False)
 
 
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
             status = EXIT_PROBLEMS
         elif not got.clean:
             status = EXIT_PROBLEMS
-    color = sys.stdout.isatty()
+    color = term.use_color(sys.stdout)
+    written: list[tuple[Path, model.Results]] = []
     try:
         for n, (source, r) in enumerate(runs, 1):
             if r.duplicate_of is not None:
@@ -131,12 +133,15 @@ def run(args: argparse.Namespace) -> int:
                 continue
             where = outdir if len(runs) == 1 else outdir / f"run-{n}"
             res = _write(r, source, where, args)
+            written.append((where / "results.json", res))
             if any(p.severity != "note" for p in res.problems):
                 status = EXIT_PROBLEMS
             state = "complete" if res.complete else "INCOMPLETE"
             print(f"run {n}: {source} lines {r.first_line}-{r.last_line}, "
                   f"{state}, {len(res.results)} results -> {where}")
             print(report.terminal_table(res, color))
+        if written:
+            output.emit_results(args, [w for w, _ in written], [r for _, r in written])
     except OSError as exc:
         return _error(f"cannot write {outdir}: {exc.strerror or exc}")
     return status

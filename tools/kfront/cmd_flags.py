@@ -8,7 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kfront import argtypes, build, collect, flags, kargs, paths, qemu, results, sim, size
+from kfront import argtypes, build, collect, flags, kargs, names, paths, qemu, results, sim, size
 
 DEFAULT_CANDIDATES = paths.ROOT / 'bench' / 'hybrid-candidates.ini'
 FLAGS_BUILD = paths.ROOT / 'build-flags'
@@ -63,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         sim.parse_models(args.sim)
     except (flags.vt.VariantError, sim.SimError) as exc:
         print(f'kfront flags: {exc}', file=sys.stderr)
+        return 2
+    problem = kargs.check_lists(None, args.bench) or names.selection_problem(None, args.bench)
+    if problem:
+        print(f'kfront flags: {problem}', file=sys.stderr)
         return 2
     per_batch = []
     failed = False

@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, kargs, lifecycle, model, paths, report, results, vg
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths,
+                    output, report, results, term, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -45,6 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS',
                    help='give up on a host program after this long (default 3600)')
+    output.add_options(p)
     p.add_argument('extra', nargs='*', metavar='EXTRA_ARGS',
                    help='further suite arguments after "--" (runs=, iters=, ...)')
     p.set_defaults(func=run)
@@ -57,7 +59,9 @@ def suite_args(args: argparse.Namespace) -> list[str]:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = kargs.check_lists(args.variants, args.bench)
+    problem = (kargs.check_lists(args.variants, args.bench)
+               or names.selection_problem(args.variants, args.bench)
+               or names.kernel_args_problem(list(args.extra)))
     if problem:
         return problem
     if args.cpu is not None and not 0 <= args.cpu < (os.cpu_count() or 1):
@@ -186,8 +190,9 @@ def run(args: argparse.Namespace) -> int:
     data = results.build_results(run_, extra)
     typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
     files = report.write_all(typed, out)
+    output.emit_results(args, [out / 'results.json'], [typed])
     print()
-    print(report.terminal_table(typed, color=sys.stdout.isatty()))
+    print(report.terminal_table(typed, color=term.use_color(sys.stdout)))
     print(f'\nkfront host: wrote {out / "results.json"} and {len(files)} report files in {out}')
     if status != 0 or not run_.complete:
         print(f'kfront host: the run did not complete cleanly (status {status})',

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import kargs, lava, paths
+from kfront import kargs, lava, names, paths
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,7 +60,9 @@ def make_spec(args: argparse.Namespace) -> lava.JobSpec:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = kargs.check_lists(args.variants, args.bench)
+    problem = (kargs.check_lists(args.variants, args.bench)
+               or names.selection_problem(args.variants, args.bench)
+               or names.kernel_args_problem(list(args.extra)))
     if problem:
         return problem
     for arg in args.extra:

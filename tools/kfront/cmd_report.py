@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import model, report, results
+from . import model, report, results, term
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"kfront report: error: cannot write {outdir}: "
               f"{exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(report.terminal_table(res, sys.stdout.isatty()))
+    print(report.terminal_table(res, term.use_color(sys.stdout)))
     for path in paths:
         print(f"wrote {path}")
     return 0

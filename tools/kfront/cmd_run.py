@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import (argtypes, build, collect, kargs, lifecycle, model, paths, qemu,
-                    report, results, sim, size)
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, qemu,
+                    output, report, results, sim, size, term)
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS',
                    help='give up on the boot after this long (default 3600)')
+    output.add_options(p)
+    p.add_argument('-v', '--verbose', action='store_true',
+                   help="show the build's whole output (default: its [n/N] progress)")
     p.add_argument('extra', nargs='*', metavar='EXTRA_KERNEL_ARGS',
                    help='further kernel arguments after "--"')
     p.set_defaults(func=run)
@@ -68,6 +71,12 @@ def check_args(args: argparse.Namespace) -> str | None:
     problem = qemu.kernel_arg_problem(list(args.extra)) or machine_problem(args)
     if problem:
         return problem
+    # the names, before anything builds: this run builds from --variants-file
+    vfile = args.variants_file or names.DEFAULT_VARIANTS_FILE
+    problem = (names.selection_problem(args.variants, args.bench, vfile, bool(args.wire), '--wire')
+               or names.kernel_args_problem(list(args.extra), vfile))
+    if problem:
+        return problem
     if args.sim is not None:
         try:
             sim.parse_models(args.sim)
@@ -89,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     options = [f'-Dvariants_file={args.variants_file.resolve()}'] if args.variants_file \
         else ['-Dvariants_file=']
     print('kfront run: building', flush=True)
-    if not build.build(options=options):
+    if not build.build(options=options, quiet=not args.verbose):
         return 1
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
@@ -181,8 +190,9 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         print(f'kfront run: no size report: {exc}', file=sys.stderr)
     typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
     files = report.write_all(typed, out)
+    output.emit_results(args, [out / 'results.json'], [typed])
     print()
-    print(report.terminal_table(typed, color=sys.stdout.isatty()))
+    print(report.terminal_table(typed, color=term.use_color(sys.stdout)))
     print(f'\nkfront run: wrote {out / "results.json"} and {len(files)} report files in {out}')
     if res.status != 0 or not col.complete:
         status = res.exit_code() if res.status != 0 else 1

@@ -13,9 +13,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also install Debian's lava-dispatcher (lava-run, about 150 "
                         'packages) for the LAVA boot tests (docs/labs.md)')
     p.set_defaults(func=lambda args: 0, needs_setup=True, setup_verbose=True)
-    p = sub.add_parser('build', help='configure (once) and build into build/')
+    p = sub.add_parser('build', help='configure (once) and build into build/',
+                       description='Configure (once) and build into build/, showing '
+                       "ninja's [n/N] progress on one line (the whole output on "
+                       'failure or with -v).')
+    p.add_argument('-v', '--verbose', action='store_true',
+                   help="show ninja's whole output as it comes")
     p.set_defaults(func=run_build)
 
 
 def run_build(args: argparse.Namespace) -> int:
-    return 0 if build.build(quiet=False) else 1
+    return 0 if build.build(quiet=not args.verbose) else 1

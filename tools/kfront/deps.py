@@ -30,6 +30,7 @@ PACKAGES: dict[str, str] = {
     'qemu-user': 'qemu-x86_64 runs the fesim validation program under the plugin',
     'pyflakes3': '`kfront test` lints the Python code (tools/, tests/) with it',
     'lava-common': "LAVA's job schema: the tests validate `kfront lava-job` output",
+    'chromium': 'headless browser: the tests lay report.html out at phone and desktop widths',
 }
 
 # `kfront setup --lab` adds these. lava-dispatcher brings lava-run, which the

@@ -410,20 +410,17 @@ def _bars(results: Results, entries: list[Result], counter: str) -> list[svg.Bar
 
 
 def bench_chart(results: Results, bench: str, entries: list[Result]) -> Chart | None:
+    """Bars per variant for the cost counter and each simulated miss
+    counter; None when no counter has a value (no empty chart)."""
     cost = cost_counter(entries)
-    panels = [(cost, counter_label(cost))] if cost else []
-    for sim in sim_miss_counters(entries):
-        panels.append((sim, counter_label(sim)))
-    if not panels:
+    counters = ([cost] if cost else []) + sim_miss_counters(entries)
+    panels = [svg.Panel(f"{bench}: {counter_label(c)} per operation",
+                        _bars(results, entries, c),
+                        f"{counter_label(c)} per operation")
+              for c in counters]
+    drawing = svg.bar_chart(f"{bench}: cost per operation", panels)
+    if drawing is None:
         return None
-    heights = [70 + 26 * len(_bars(results, entries, c)) for c, _ in panels]
-    drawing = svg.Svg(640, 20 + sum(heights), f"{bench}: cost per operation")
-    y = 10.0
-    for counter, label in panels:
-        bars = _bars(results, entries, counter)
-        y = svg.bar_panel(drawing, y, f"{bench}: {label} per operation",
-                          bars, f"{label} per operation (bar: median, "
-                          "whisker: 95% interval)")
     return Chart(f"bench-{_safe(bench)}", f"{bench}", drawing)
 
 
@@ -432,7 +429,7 @@ def sweep_chart(results: Results, bench: str, entries: list[Result],
     """One line per variant: `counter` per op against the footprint."""
     if counter is None:
         return None
-    names = results.variant_names()
+    names = results.variant_names()  # footprint 0 included: the baseline point
     series: dict[str, list[tuple[float, float, float | None,
                                  float | None]]] = {}
     for e in entries:
@@ -450,8 +447,9 @@ def sweep_chart(results: Results, bench: str, entries: list[Result],
              for i, (v, pts) in enumerate(series.items())]
     label = counter_label(counter)
     drawing = svg.line_chart(f"{bench}: footprint sweep, {label}", lines,
-                             "hot code footprint (bytes, log scale)",
-                             f"{label} per op")
+                             "footprint= (packet-filter rules per packet)", f"{label} per op")
+    if drawing is None:
+        return None
     stem = "sweep-" + _safe(bench) + ("" if counter in ("tsc", "cycles")
                                       else "-" + _safe(counter))
     return Chart(stem, f"{bench} footprint sweep: {label}", drawing)
@@ -502,22 +500,62 @@ def render_markdown(sections: list[Section]) -> str:
 
 CSS = """
 body{font-family:sans-serif;max-width:72em;margin:1em auto;padding:0 1em;
-color:#222}
+color:#222;overflow-wrap:anywhere}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.5em 0}
-th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left}
+th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;
+overflow-wrap:normal}
+th.sortable{cursor:pointer}
+th[aria-sort=ascending]::after{content:" \\25B2"}
+th[aria-sort=descending]::after{content:" \\25BC"}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.nw,th{white-space:nowrap}
 td.bad{color:#c00;font-weight:bold}
 td.sig{font-weight:bold}
 .alert{border:2px solid #c00;color:#c00;background:#fff3f3;padding:.5em;
 margin:.5em 0;font-weight:bold}
 figure{margin:1em 0}
-caption{caption-side:bottom;text-align:left;font-size:90%;color:#555}
+figure svg{max-width:100%;height:auto}
+p.caption{margin-top:0;font-size:90%;color:#555}
+"""
+
+# Click a column heading to sort the table by it (again: reversed). Numbers
+# sort as numbers (the leading number of "1.02 [0.98, 1.05]"), the rest as
+# text; rows without a number keep their order at the end. A few lines, so
+# the report stays one file that works offline.
+SORT_SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (t) {
+  var ths = t.querySelectorAll("th");
+  ths.forEach(function (th, col) {
+    th.classList.add("sortable");
+    th.addEventListener("click", function () {
+      var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+      ths.forEach(function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+      var body = t.tBodies[0], rows = Array.from(body.rows);
+      function key(r) {
+        var s = r.cells[col] ? r.cells[col].textContent.trim() : "";
+        var m = s.replace(/,/g, "").match(/^[-+]?[0-9.]+(e[-+]?[0-9]+)?/i);
+        return m ? parseFloat(m[0]) : s;
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
+        return (x < y ? -1 : x > y ? 1 : 0) * dir;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
 """
 
 
 def render_html(sections: list[Section], title: str) -> str:
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset="
-           "\"utf-8\">", f"<title>{html.escape(title)}</title>",
+           "\"utf-8\">",
+           "<meta name=\"viewport\" content=\"width=device-width, "
+           "initial-scale=1\">",
+           f"<title>{html.escape(title)}</title>",
            f"<style>{CSS}</style></head><body>"]
     for i, sec in enumerate(sections):
         tag = "h1" if i == 0 else "h2"
@@ -534,22 +572,34 @@ def render_html(sections: list[Section], title: str) -> str:
                            "</figcaption></figure>")
             else:
                 out.append(f"<p>{html.escape(block)}</p>")
+    out.append(f"<script>{SORT_SCRIPT}</script>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
 def _html_table(t: Table) -> str:
-    rows = ["<table>"]
-    if t.caption:
-        rows.append(f"<caption>{html.escape(t.caption)}</caption>")
-    rows.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>"
-                                 for h in t.headers) + "</tr>")
+    """A sortable table in a box that scrolls sideways on a narrow screen
+    (the page itself never gets wider than the screen)."""
+    rows = ["<div class=\"scroll\"><table class=\"sortable\">"]
+    rows.append("<thead><tr>" + "".join(f"<th>{html.escape(h)}</th>"
+                                        for h in t.headers) + "</tr></thead><tbody>")
     for row in t.rows:
-        rows.append("<tr>" + "".join(
-            (f"<td class=\"{c.cls}\">" if c.cls else "<td>")
-            + html.escape(c.text) + "</td>" for c in row) + "</tr>")
-    rows.append("</table>")
+        rows.append("<tr>" + "".join(_html_cell(c) for c in row) + "</tr>")
+    rows.append("</tbody></table></div>")
+    if t.caption:
+        # below the scrolling box, so it wraps to the page, not the table
+        rows.append(f"<p class=\"caption\">{html.escape(t.caption)}</p>")
     return "\n".join(rows)
+
+
+# A cell this short never wraps ("[39.9, 40.8]" stays on one line, the table
+# scrolls instead); longer ones (compiler flags) wrap.
+NOWRAP_CHARS = 24
+
+
+def _html_cell(c: Cell) -> str:
+    cls = " ".join(x for x in (c.cls, "nw" if len(c.text) <= NOWRAP_CHARS else "") if x)
+    return (f"<td class=\"{cls}\">" if cls else "<td>") + html.escape(c.text) + "</td>"
 
 
 def write_all(results: Results, outdir: Path) -> list[Path]:

@@ -81,13 +81,10 @@ def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
     mag = 10.0 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
     start = math.floor(lo / step) * step
-    ticks = []
-    v = start
-    while v < hi + step * 0.5:
-        ticks.append(round(v, 12))
-        v += step
-        if len(ticks) > 50:
-            break
+    ticks = [round(start, 12)]
+    # up to the first tick at or above hi: the axis covers every value
+    while ticks[-1] < hi and len(ticks) <= 50:
+        ticks.append(round(start + step * len(ticks), 12))
     return ticks
 
 
@@ -96,6 +93,17 @@ def tick_label(value: float, ticks: list[float]) -> str:
     step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
     dec = max(0, -math.floor(math.log10(step))) if step > 0 else 0
     return f"{value:.{dec}f}"
+
+
+# Average advance of a sans-serif glyph, as a fraction of the font size.
+# Generous (digits are ~0.55, capitals ~0.65) so that a label estimated to
+# fit does fit in the browsers' usual fonts.
+GLYPH_EM = 0.62
+
+
+def text_width(text: str, size: float) -> float:
+    """An upper estimate of a text's rendered width in user units."""
+    return len(text) * size * GLYPH_EM
 
 
 @dataclass(frozen=True)
@@ -110,31 +118,75 @@ class Bar:
     colour: str
 
 
-def bar_panel(svg: Svg, top: float, title: str, bars: list[Bar],
-              axis_label: str) -> float:
-    """Horizontal bars from zero with interval whiskers; returns bottom y."""
-    left, right = 110.0, svg.width - 90.0
-    svg.text(10, top + 16, title, size=13, font_weight="bold")
-    y0 = top + 30
-    row = 26.0
-    hi_val = max([b.hi or b.value for b in bars] + [0.0])
-    ticks = nice_ticks(0.0, hi_val or 1.0)
-    vmax = ticks[-1] or 1.0
+@dataclass(frozen=True)
+class Panel:
+    """One counter's bars in a bar chart."""
+
+    title: str
+    bars: list[Bar]
+    axis_label: str
+
+
+# Bar chart geometry: row pitch, bar height, space above and below the rows.
+ROW = 26.0
+PANEL_HEAD = 30.0
+PANEL_FOOT = 56.0
+MIN_PLOT = 260.0
+BAR_NOTE = "bar: median, whisker: 95% interval"
+
+
+def _bar_extent(bars: list[Bar]) -> tuple[float, float]:
+    """The axis range: zero and every value and interval end, so no bar or
+    whisker runs past the plot."""
+    vals = [0.0] + [v for b in bars for v in (b.value, b.lo, b.hi)
+                    if v is not None and math.isfinite(v)]
+    return min(vals), max(vals)
+
+
+def _bar_margins(bars: list[Bar]) -> tuple[float, float]:
+    """Left margin (the labels) and right margin (the printed values)."""
+    left = 18 + max([text_width(b.label, 12) for b in bars] + [30.0])
+    right = 16 + max([text_width(b.text, 11) for b in bars] + [20.0])
+    return left, right
+
+
+def panel_width(panel: Panel) -> float:
+    """The narrowest drawing that shows the panel without clipping."""
+    left, right = _bar_margins(panel.bars)
+    return max(left + MIN_PLOT + right, 20 + text_width(panel.title, 13),
+               20 + text_width(panel.axis_label, 11),
+               20 + text_width(BAR_NOTE, 11))
+
+
+def bar_panel(svg: Svg, top: float, panel: Panel) -> float:
+    """Horizontal bars from zero with interval whiskers; returns bottom y.
+    The axis covers every interval; values print right of the whisker."""
+    bars = panel.bars
+    left, rmargin = _bar_margins(bars)
+    right = svg.width - rmargin
+    svg.text(10, top + 16, panel.title, size=13, font_weight="bold")
+    y0 = top + PANEL_HEAD
+    lo_val, hi_val = _bar_extent(bars)
+    ticks = nice_ticks(lo_val, hi_val if hi_val > lo_val else lo_val + 1.0)
+    vmin, vmax = ticks[0], ticks[-1]
+    span = (vmax - vmin) or 1.0
 
     def x_of(v: float) -> float:
-        return left + (right - left) * v / vmax
+        return left + (right - left) * (v - vmin) / span
 
-    bottom = y0 + row * len(bars)
+    bottom = y0 + ROW * len(bars)
     for t in ticks:
         svg.line(x_of(t), y0 - 4, x_of(t), bottom, stroke="#ddd")
         svg.text(x_of(t), bottom + 14, tick_label(t, ticks), anchor="middle",
                  size=10)
+    zero = x_of(0.0)
     for i, b in enumerate(bars):
-        y = y0 + i * row
+        y = y0 + i * ROW
         svg.text(left - 8, y + 16, b.label, anchor="end")
-        svg.add("rect", x=left, y=float(y + 5), width=float(max(
-            x_of(b.value) - left, 0.5)), height=14.0, fill=b.colour,
-            fill_opacity="0.75")
+        x_end = x_of(b.value)
+        svg.add("rect", x=float(min(zero, x_end)), y=float(y + 5),
+                width=float(max(abs(x_end - zero), 0.5)), height=14.0,
+                fill=b.colour, fill_opacity="0.75")
         if b.lo is not None and b.hi is not None:
             ym = y + 12
             svg.line(x_of(b.lo), ym, x_of(b.hi), ym, stroke="#000",
@@ -142,12 +194,30 @@ def bar_panel(svg: Svg, top: float, title: str, bars: list[Bar],
             for xv in (b.lo, b.hi):
                 svg.line(x_of(xv), ym - 5, x_of(xv), ym + 5, stroke="#000",
                          width=1.5)
-        tx = x_of(b.hi if b.hi is not None else b.value) + 6
-        svg.text(tx, y + 16, b.text, size=11)
-    svg.line(left, y0 - 4, left, bottom, stroke="#444")
-    svg.text((left + right) / 2, bottom + 30, axis_label, anchor="middle",
-             size=11)
-    return bottom + 40
+        ends = [b.value] + [v for v in (b.lo, b.hi) if v is not None]
+        svg.text(x_of(max(ends)) + 6, y + 16, b.text, size=11)
+    svg.line(zero, y0 - 4, zero, bottom, stroke="#444")
+    mid = svg.width / 2
+    svg.text(mid, bottom + 30, panel.axis_label, anchor="middle", size=11)
+    svg.text(mid, bottom + 44, BAR_NOTE, anchor="middle", size=11,
+             fill="#555")
+    return bottom + PANEL_FOOT
+
+
+def bar_chart(title: str, panels: list[Panel], width: int = 640) -> Svg | None:
+    """Stacked bar panels, wide enough for every label; None without bars
+    (an empty chart is never drawn)."""
+    panels = [p for p in panels if p.bars]
+    if not panels:
+        return None
+    need = max(panel_width(p) for p in panels)
+    height = 10 + sum(PANEL_HEAD + ROW * len(p.bars) + PANEL_FOOT
+                      for p in panels)
+    svg = Svg(max(width, math.ceil(need)), math.ceil(height), title)
+    y = 10.0
+    for p in panels:
+        y = bar_panel(svg, y, p)
+    return svg
 
 
 @dataclass(frozen=True)
@@ -159,35 +229,48 @@ class Series:
     colour: str
 
 
-def _size_label(x: float) -> str:
-    for unit, div in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if x >= div:
-            v = x / div
-            return f"{v:g} {unit}"
-    return f"{x:g} B"
+def point_label(x: float) -> str:
+    return f"{x:g}"
+
+
+SWEEP_X_NOTE = "points evenly spaced, not to scale"
 
 
 def line_chart(title: str, series: list[Series], x_label: str,
-               y_label: str, width: int = 640, height: int = 380) -> Svg:
-    """Cost per operation against footprint; x on a log2 scale."""
-    svg = Svg(width, height, title)
-    left, right, top, bottom = 80.0, width - 130.0, 40.0, height - 60.0
-    xs = sorted({p[0] for s in series for p in s.points if p[0] > 0})
-    ys = [v for s in series for p in s.points for v in (p[1], p[3])
-          if v is not None]
-    svg.text(10, 20, title, size=13, font_weight="bold")
+               y_label: str, width: int = 640, height: int = 380) -> Svg | None:
+    """Cost per operation against footprint; None without points.
+
+    The sweep points (0, 16 KiB, 64 KiB, ...) sit evenly spaced in their
+    order: footprint 0 (no extra code) has no place on a log axis and a
+    linear one crowds the small sizes, and the chart says so under the axis.
+    """
+    xs = sorted({p[0] for s in series for p in s.points})
+    ys = [v for s in series for p in s.points for v in p[1:]
+          if v is not None and math.isfinite(v)]
     if not xs or not ys:
-        svg.text(left, top + 20, "no data")
-        return svg
-    lx0, lx1 = math.log2(xs[0]), math.log2(xs[-1])
-    span = (lx1 - lx0) or 1.0
-    ticks = nice_ticks(0.0, max(ys))
+        return None
+    ticks = nice_ticks(min(ys + [0.0]), max(ys) if max(ys) > min(ys + [0.0])
+                       else min(ys + [0.0]) + 1.0)
+    legend_w = 44 + max(text_width(s.label, 11) for s in series)
+    left = 34 + max(text_width(tick_label(t, ticks), 10) for t in ticks)
+    need = left + 240 + legend_w
+    width = max(width, math.ceil(need), math.ceil(20 + text_width(title, 13)),
+                math.ceil(20 + text_width(x_label, 11)),
+                math.ceil(20 + text_width(SWEEP_X_NOTE, 11)))
+    # the rotated y label runs along the plot's height
+    height = max(height, math.ceil(40 + 74 + 10 + text_width(y_label, 11)))
+    svg = Svg(width, height, title)
+    right, top, bottom = width - legend_w, 40.0, height - 74.0
+    svg.text(10, 20, title, size=13, font_weight="bold")
+    pitch = (right - left - 20) / max(len(xs) - 1, 1)
 
     def px(x: float) -> float:
-        return left + (right - left) * (math.log2(x) - lx0) / span
+        return left + 10 + pitch * xs.index(x) if len(xs) > 1 \
+            else (left + right) / 2
 
     def py(y: float) -> float:
-        return bottom - (bottom - top) * y / (ticks[-1] or 1.0)
+        return bottom - (bottom - top) * (y - ticks[0]) / \
+            ((ticks[-1] - ticks[0]) or 1.0)
 
     for t in ticks:
         svg.line(left, py(t), right, py(t), stroke="#ddd")
@@ -195,11 +278,11 @@ def line_chart(title: str, series: list[Series], x_label: str,
                  size=10)
     for x in xs:
         svg.line(px(x), bottom, px(x), bottom + 4)
-        svg.text(px(x), bottom + 16, _size_label(x), anchor="middle", size=10)
+        svg.text(px(x), bottom + 16, point_label(x), anchor="middle", size=10)
     svg.line(left, bottom, right, bottom)
     svg.line(left, top, left, bottom)
     for i, s in enumerate(series):
-        pts = sorted(p for p in s.points if p[0] > 0)
+        pts = sorted(s.points)
         svg.add("polyline", points=" ".join(
             f"{_num(px(x))},{_num(py(y))}" for x, y, _, _ in pts),
             fill="none", stroke=s.colour, stroke_width="2")
@@ -210,8 +293,11 @@ def line_chart(title: str, series: list[Series], x_label: str,
         ly = top + 10 + 18 * i
         svg.line(right + 12, ly, right + 32, ly, stroke=s.colour, width=2)
         svg.text(right + 36, ly + 4, s.label, size=11)
-    svg.text((left + right) / 2, height - 20, x_label, anchor="middle",
-             size=11)
+    mid = width / 2
+    svg.text(mid, height - 40, x_label, anchor="middle", size=11)
+    svg.text(mid, height - 24, SWEEP_X_NOTE, anchor="middle", size=11,
+             fill="#555")
+    ymid = _num((top + bottom) / 2)
     svg.text(16, (top + bottom) / 2, y_label, anchor="middle", size=11,
-             transform=f"rotate(-90 16 {_num((top + bottom) / 2)})")
+             transform=f"rotate(-90 16 {ymid})")
     return svg

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The valid --variants and --bench names, read from the tree, so a typo
+fails in a second with the names listed, before anything builds or boots.
+
+The kernel checks the same selections again at boot (bench/harness/suite.c)
+with the same rules: a glob (`*`, `?`) never selects an explicit benchmark
+(calib.hang) nor a wire one without a wire (peer=); those are selected by
+their exact name only. Names are compared case-sensitively, as the kernel
+does; a name that differs only in case is offered as the suggestion.
+"""
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kfront import paths
+
+DEFAULT_VARIANTS_FILE = paths.ROOT / 'bench' / 'variants.ini'
+WORKLOADS_DIR = paths.ROOT / 'bench' / 'workloads'
+
+_SECTION_RE = re.compile(r'^\[([^\]]+)\]\s*$', re.M)
+# One benchmark descriptor: from `.name = "..."` to the end of its
+# initialiser, where its flags are.
+_BENCH_RE = re.compile(r'\.name\s*=\s*"([^"]+)"(.*?)\n\}', re.S)
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    explicit: bool      # BENCH_F_EXPLICIT: by exact name only
+    wire: bool          # BENCH_F_WIRE: by exact name only without a wire
+
+
+def variant_names(path: Path) -> list[str]:
+    """The variant sections of a variants file, in file order."""
+    return _SECTION_RE.findall(path.read_text(encoding='utf-8'))
+
+
+def configured_variants_file(build: Path = paths.BUILD) -> Path:
+    """The variants file the build directory was configured with (what the
+    image in it holds), else bench/variants.ini."""
+    try:
+        opts = json.loads((build / 'meson-info' / 'intro-buildoptions.json').read_text())
+        value = next((o['value'] for o in opts if o.get('name') == 'variants_file'), '')
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        value = ''
+    return Path(value) if value else DEFAULT_VARIANTS_FILE
+
+
+def benchmarks(folder: Path = WORKLOADS_DIR) -> list[Bench]:
+    """The suite's benchmarks, from the descriptors in bench/workloads/*.c."""
+    out = []
+    for src in sorted(folder.glob('*.c')):
+        for m in _BENCH_RE.finditer(src.read_text(encoding='utf-8')):
+            body = m.group(2)
+            out.append(Bench(m.group(1), 'BENCH_F_EXPLICIT' in body, 'BENCH_F_WIRE' in body))
+    return out
+
+
+def _is_glob(item: str) -> bool:
+    return '*' in item or '?' in item
+
+
+def _suggestion(item: str, names: list[str], exact_only: set[str]) -> str | None:
+    """What the user probably meant: the names the item selects when case
+    is ignored (a glob in lower case when that works), else the closest
+    name by difflib."""
+    if _is_glob(item):
+        folded = [n for n in names if n not in exact_only
+                  and fnmatch.fnmatchcase(n.lower(), item.lower())]
+        if any(fnmatch.fnmatchcase(n, item.lower()) for n in folded):
+            return item.lower()
+    else:
+        folded = [n for n in names if n.lower() == item.lower()]
+    if folded:
+        return ','.join(folded)
+    lower = {n.lower(): n for n in names}
+    close = difflib.get_close_matches(item.lower(), list(lower), n=1, cutoff=0.6)
+    return lower[close[0]] if close else None
+
+
+def item_problem(option: str, item: str, names: list[str], exact_only: set[str],
+                 note: str = '') -> str | None:
+    """Why one item of --variants/--bench selects nothing, or None."""
+    if _is_glob(item):
+        if any(fnmatch.fnmatchcase(n, item) for n in names if n not in exact_only):
+            return None
+    elif item in names:
+        return None
+    what = 'variant' if option == 'variants' else 'benchmark'
+    msg = f'--{option}: {item!r} matches no {what}'
+    if _is_glob(item) and note:
+        msg += f' ({note})'
+    hint = _suggestion(item, names, exact_only)
+    if hint:
+        msg += f'; did you mean {hint!r}?'
+    return msg + f'\n  valid {what}s: {" ".join(names)}'
+
+
+def list_problem(option: str, value: str | None, names: list[str],
+                 exact_only: set[str] = frozenset(), note: str = '') -> str | None:
+    if value is None:
+        return None
+    for item in value.split(','):
+        problem = item_problem(option, item, names, exact_only, note)
+        if problem:
+            return problem
+    return None
+
+
+def selection_problem(variants: str | None, bench: str | None,
+                      variants_file: Path | None = None, wire: bool = False,
+                      wire_hint: str = '') -> str | None:
+    """The first --variants or --bench item that selects nothing, with the
+    valid names and a suggestion; None when every item selects something.
+
+    variants_file: the table the image is built from (default: the one the
+    build directory was configured with). wire: net.wire_* are reachable by
+    globs (a NIC and a peer are set up); wire_hint: the option that sets
+    them up, named in the message."""
+    if variants is not None:
+        try:
+            vnames = variant_names(variants_file or configured_variants_file())
+        except OSError as exc:
+            return f'cannot read the variants file: {exc}'
+        problem = list_problem('variants', variants, vnames)
+        if problem:
+            return problem
+    if bench is not None and bench != 'none':
+        benches = benchmarks()
+        exact = {b.name for b in benches if b.explicit or (b.wire and not wire)}
+        note = 'globs never select ' + ', '.join(sorted(exact))
+        if not wire and wire_hint:
+            note += f'; net.wire_* need {wire_hint}'
+
+        return list_problem('bench', bench, [b.name for b in benches], exact,
+                            note if exact else '')
+    return None
+
+
+def kernel_args_problem(kernel_args: list[str], variants_file: Path | None = None
+                        ) -> str | None:
+    """The same check for `bench=` and `variant=` given as kernel arguments
+    (`kfront boot -- bench=...`); wire benchmarks count as reachable when
+    the arguments carry peer=."""
+    wire = any(a.startswith('peer=') for a in kernel_args)
+    for arg in kernel_args:
+        key, eq, value = arg.partition('=')
+        if not eq or not value:
+            continue
+        if key == 'bench':
+            problem = selection_problem(None, value, variants_file, wire, 'peer=')
+        elif key == 'variant':
+            problem = selection_problem(value, None, variants_file, wire)
+        else:
+            continue
+        if problem:
+            return problem.replace('--bench: ', 'bench=: ').replace('--variants: ',
+                                                                    'variant=: ')
+    return None
