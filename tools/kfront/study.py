@@ -354,6 +354,6 @@ def ratio_chart(host: dict[str, Any] | None) -> str | None:
     if not bars:
         return None
     title = 'Os/O2 time per operation on the real CPU (below 1: Os faster)'
-    chart = svg.Svg(640, int(80 + 26 * len(bars)), title)
-    svg.bar_panel(chart, 0, title, bars, 'Os / O2 (median TSC per operation, 95% interval)')
-    return chart.render(standalone=True)
+    chart = svg.bar_chart(title, [svg.Panel(
+        title, bars, 'Os / O2 (median TSC per operation, 95% interval)')])
+    return None if chart is None else chart.render(standalone=True)
