@@ -243,6 +243,9 @@ class Result:
     overhead: dict[str, Any] = field(default_factory=dict)
     digest: Scalar = None
     wire: str | None = None
+    # per-function tables by source ("sim": sim_functions, "vg":
+    # vg_functions; docs/results-schema.md), as stored
+    functions: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -276,7 +279,9 @@ class Result:
                    _obj_field(d, at, "clamped"), _obj_field(d, at, "overhead_spread"),
                    _int(d, at, "runs", True), _int(d, at, "warmup", True),
                    _obj_field(d, at, "overhead"), _scalar(d, at, "digest"),
-                   _str(d, at, "wire", True))
+                   _str(d, at, "wire", True),
+                   {src: _obj_field(d, at, f"{src}_functions")
+                    for src in ("sim", "vg") if d.get(f"{src}_functions") is not None})
 
 
 @dataclass
