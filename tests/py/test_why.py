@@ -10,7 +10,7 @@ import copy
 import json
 import unittest
 
-from kfront import model, paths, why
+from kfront import model, paths, report, why
 
 FIXTURE = paths.ROOT / 'tests' / 'fixtures' / 'real_host_vg.json'
 
@@ -28,6 +28,13 @@ class Why(unittest.TestCase):
         # O2 calls the C memcpy; Os copies in line (rep movsb) in its callers
         self.assertEqual([r[0] for r in rows], ['memcpy', 'udp_recvmsg', 'loopnic_write'])
         self.assertIn('--counter vg.instructions --footprint 0', caption)
+
+    def test_report_section(self) -> None:
+        sections = report.build_document(model.from_dict(self.raw))
+        found = [s for s in sections if s.title.startswith('Why')]
+        self.assertEqual(len(found), 1)
+        self.assertIn('net.udp_stream @0: Os vs O2, vg.instructions ratio 1.347',
+                      found[0].blocks)
 
     def test_no_table_no_why(self) -> None:
         raw = copy.deepcopy(self.raw)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-from . import stats, svg
+from . import stats, svg, why
 from .model import Counter, Ratio, Result, Results, cost_counter
 from .results import counter_label
 
@@ -321,6 +321,9 @@ def build_document(results: Results) -> list[Section]:
         sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
                                 note))
         sections.append(sec)
+    why_sec = _why_section(results)
+    if why_sec is not None:
+        sections.append(why_sec)
     if results.sizes:
         sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
@@ -335,6 +338,19 @@ def build_document(results: Results) -> list[Section]:
         "by run when variants ran interleaved). Digits shown are those the "
         "interval supports. See docs/statistics.md."]))
     return sections
+
+
+def _why_section(results: Results) -> Section | None:
+    """Under every significant difference, the functions behind it."""
+    found = why.tables(results)
+    if not found:
+        return None
+    sec = Section("Why: the functions behind each significant difference")
+    for title, headers, rows, caption in found:
+        sec.blocks.append(title)
+        sec.blocks.append(Table(headers, [[Cell(c, "num" if i else "") for i, c in enumerate(r)]
+                                          for r in rows], caption))
+    return sec
 
 
 def _sizes_section(sizes: list[dict[str, Any]]) -> Section:
