@@ -119,16 +119,19 @@ def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
     if any(min(len(t), len(b)) < stats.MIN_RUNS_FOR_CI for t, b in pairs):
         return value, None, None
     rng = random.Random(seed)
+    rand = rng.random
     means = []
     for _ in range(resamples):
         total = 0.0
         for t, b in pairs:
-            if len(t) == len(b):
-                idx = rng.choices(range(len(t)), k=len(t))
-                mt, mb = stats.median([t[i] for i in idx]), stats.median([b[i] for i in idx])
+            nt, nb = len(t), len(b)
+            if nt == nb:        # paired by run, like the ratios
+                idx = [int(rand() * nt) for _ in range(nt)]
+                ts, bs = sorted([t[i] for i in idx]), sorted([b[i] for i in idx])
             else:
-                mt, mb = stats.median(rng.choices(t, k=len(t))), \
-                    stats.median(rng.choices(b, k=len(b)))
+                ts = sorted([t[int(rand() * nt)] for _ in range(nt)])
+                bs = sorted([b[int(rand() * nb)] for _ in range(nb)])
+            mt, mb = ts[(nt - 1) // 2], bs[(nb - 1) // 2]     # stats.median's rule
             if mt <= 0 or mb <= 0:
                 return value, None, None
             total += math.log(mt / mb)
@@ -247,7 +250,7 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
 
 
 def header(baseline: str) -> str:
-    return f"Verdict ({LOWER_IS_BETTER}; baseline {baseline}; {RULE})"
+    return f"Verdict ({LOWER_IS_BETTER}; baseline {baseline})"
 
 
 def verdicts(results: Results, truth_sources: Sequence[str],
@@ -280,8 +283,8 @@ def render(vs: Sequence[Verdict]) -> list[str]:
     """The verdict block as lines (terminal and report paragraphs alike)."""
     if not vs:
         return []
-    out = [header(vs[0].baseline)]
+    out = [header(vs[0].baseline), f"Rule: {RULE}."]
     for v in vs:
-        out.append(f"{v.source}: {counter_label(v.counter)} per operation")
-        out += [f"  {line}" for line in v.lines]
+        out.append(f"  {v.source}: {counter_label(v.counter)} per operation")
+        out += [f"    {line}" for line in v.lines]
     return out
