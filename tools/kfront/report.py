@@ -313,7 +313,7 @@ def build_document(results: Results) -> list[Section]:
     head = Section("kfront report", ([line] if line else []) + list(_alerts(results)))
     head.blocks += _machine_lines(results) + _counter_lines(results)
     head.blocks.append(_variant_table(results))
-    sections = [head] + truthreport.sections(results)
+    sections = [head] + truthreport.primary_sections(results)
     base = results.baseline
     hidden = truthreport.emulator_counters(results)
     for counter in counters_in(results):
@@ -326,6 +326,7 @@ def build_document(results: Results) -> list[Section]:
         sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
                                 note))
         sections.append(sec)
+    sections += truthreport.emulator_sections(results)
     if results.sizes:
         sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
@@ -608,6 +609,14 @@ def terminal_table(results: Results, color: bool) -> str:
     for alert in _alerts(results):
         red = color and alert.kind in TERMINAL_RED_ALERTS
         out.append(f"{RED}{alert.text}{RESET}" if red else alert.text)
+    primary, verdict_secs = [], []
+    for sec in truthreport.primary_sections(results):
+        (verdict_secs if sec.title.startswith("Verdict") else primary).append(sec)
+    for sec in primary:
+        out += ["", sec.title]
+        for block in sec.blocks:
+            if isinstance(block, Table):
+                out += text_table(block.headers, block.rows, color) + [block.caption]
     hidden = truthreport.emulator_counters(results)
     for counter in counters_in(results):
         if counter in hidden:
@@ -616,14 +625,13 @@ def terminal_table(results: Results, color: bool) -> str:
         out.append(f"{counter_heading(results, counter)} per operation "
                    f"(ratio to {results.baseline}; {SIG_NOTE})")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
-    for sec in truthreport.sections(results):
-        if sec.title.startswith("Verdict"):   # kept indented as verdict.render gives it
-            out += [""] + truthreport.verdict_lines(results)
-            continue
+    for sec in truthreport.emulator_sections(results):
         out += ["", sec.title]
         for block in sec.blocks:
             if isinstance(block, Table):
                 out += text_table(block.headers, block.rows, color) + [block.caption]
+    if verdict_secs:     # last, indented as verdict.render gives it
+        out += [""] + truthreport.verdict_lines(results)
     if any(_autocorr_mark(c) for e in results.results
            for c in e.counters.values()):
         out.append("")

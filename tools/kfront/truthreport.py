@@ -16,6 +16,7 @@ from .model import Result, Results
 from .report import Cell, Section, Table, per_op_text, ratio_text
 from .results import counter_label
 
+PRIMARY_TITLE = "Simulated counts | real-CPU time, per workload"
 EMULATOR_TITLE = "Emulator time: ring-0 TSC ticks under QEMU TCG (secondary)"
 EMULATOR_NOTE = ("TSC ticks of a TCG guest time QEMU's translated code, not a CPU front "
                  "end: they can rank variants upside down (docs/hybrid.md). No ratios "
@@ -133,16 +134,19 @@ def _verdict_lines(results: Results,
     return verdict.render(verdict.verdicts(results, sources, not_robust))
 
 
-def sections(results: Results) -> list[Section]:
-    """The primary table, the verdict and the emulator-time table."""
+def primary_sections(results: Results) -> list[Section]:
+    """The primary table per workload and the verdict (first in a report)."""
     out = []
     primary = primary_table(results)
     if primary:
-        out.append(Section("Simulated counts | real-CPU time, per workload", [primary]))
+        out.append(Section(PRIMARY_TITLE, [primary]))
     lines = verdict_lines(results)
     if lines:
         out.append(Section(lines[0], [ln.strip() for ln in lines[1:]]))
-    emu = emulator_table(results)
-    if emu:
-        out.append(Section(EMULATOR_TITLE, [emu]))
     return out
+
+
+def emulator_sections(results: Results) -> list[Section]:
+    """Ring-0 TSC of a TCG guest, after every table that measures a CPU."""
+    emu = emulator_table(results)
+    return [Section(EMULATOR_TITLE, [emu])] if emu else []

@@ -233,8 +233,13 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
     return tallies
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "es" if word.endswith("s") else "s")
+
+
 def _tally_line(variant: str, baseline: str, t: Tally) -> str:
-    line = f"{variant} vs {baseline}: {t.wins} wins, {t.ties} ties, {t.losses} losses"
+    line = (f"{variant} vs {baseline}: {_n(t.wins, 'win')}, {_n(t.ties, 'tie')}, "
+            f"{_n(t.losses, 'loss')}")
     if t.geomean is None:
         line += "; no geometric mean (a zero median at every point)"
     elif t.lo is None or t.hi is None:
