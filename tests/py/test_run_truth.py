@@ -123,6 +123,12 @@ class TestTcgReport(unittest.TestCase):
         self.assertIn("Real CPU (host harness, user space, TSC)", self.term)
         self.assertEqual(self.term.count("lower is better"), 1)
 
+    def test_host_run_alone_gets_a_real_cpu_verdict(self) -> None:
+        host = model.from_dict(tcg_doc()["host"], "host")
+        term = report.terminal_table(host, color=False)
+        self.assertIn("Verdict (lower is better; baseline O2)", term)
+        self.assertIn("  Real CPU (host harness, user space, TSC): ", term)
+
     def test_round_trip_keys(self) -> None:
         self.assertEqual(self.res.truth["sources"], ["sim", "host", "emulator"])
         self.assertIsNotNone(self.res.host)

@@ -131,6 +131,11 @@ def _verdict_lines(results: Results,
         sources = ["pmu"] if (results.machine.get("pmu") or {}).get("available") else []
         sources += ["sim"] if any(n.startswith("sim.") for n in results.counter_names()) else []
         sources += ["host"] if results.host else []
+    if results.context == "user" and "tsc" in results.counter_names():
+        # a host-harness run on its own: its TSC is real-CPU time
+        return verdict.render([verdict.verdict(results.results, "tsc",
+                                               results.baseline or "O2",
+                                               verdict.HOST_SOURCE, not_robust)])
     return verdict.render(verdict.verdicts(results, sources, not_robust))
 
 

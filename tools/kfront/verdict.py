@@ -34,6 +34,7 @@ LOWER_IS_BETTER = "lower is better"
 NOT_ROBUST = "no winner: ranking not robust across simulator policies"
 GEOMEAN_RESAMPLES = 1000
 TIME_COUNTERS = ("tsc", "cycles")
+HOST_SOURCE = "Real CPU (host harness, user space, TSC)"
 
 Point = tuple[str, int]                # (bench, footprint)
 
@@ -280,7 +281,7 @@ def verdicts(results: Results, truth_sources: Sequence[str],
     host = results.host
     if "host" in truth_sources and host is not None and "tsc" in host.counter_names():
         out.append(verdict(host.results, "tsc", host.baseline or base,
-                           "Real CPU (host harness, user space, TSC)", not_robust))
+                           HOST_SOURCE, not_robust))
     return out
 
 
