@@ -171,7 +171,9 @@ def run(args: argparse.Namespace) -> int:
         print(f'kfront run: timeout after {args.timeout:g} s; collecting what arrived',
               file=sys.stderr)
     host_doc, host_label, host_note = None, '', 'skipped (--no-host)'
-    if not args.no_host:
+    if args.wire and not args.no_host:
+        host_note = 'not with --wire (the wire benchmarks need the emulated NIC)'
+    elif not args.no_host:
         host_doc, host_note = run_host(args, out / 'host', host_selection(args))
         host_label = truth.host_label(truth.read_host_cpu()) if host_doc else ''
     tr = {'models': models, 'model_note': model_note, 'host_doc': host_doc,
