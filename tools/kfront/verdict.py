@@ -36,7 +36,7 @@ GEOMEAN_RESAMPLES = 1000
 TIME_COUNTERS = ("tsc", "cycles")
 HOST_SOURCE = "Real CPU (host harness, user space, TSC)"
 
-Point = tuple[str, int]                # (bench, footprint)
+Point = tuple[str, "int | None"]       # (bench, footprint; None: not swept)
 
 
 @dataclass
@@ -87,7 +87,8 @@ def _times(ratio: Ratio, invert: bool) -> str:
     else:
         value, lo, hi = ratio.value, ratio.lo, ratio.hi
     half = (hi - lo) / 2
-    digits = max(2, stats.decimals_for(half)) if half > 0 else 2
+    # hyperfine's two decimals, a third when the interval is that narrow
+    digits = min(3, max(2, stats.decimals_for(half))) if half > 0 else 2
     return f"{value:.{digits}f} ± {half:.{digits}f}"
 
 
@@ -96,12 +97,12 @@ def _points(entries: Sequence[Result], counter: str
     out: dict[Point, dict[str, Result]] = {}
     for e in entries:
         if counter in e.counters and e.state != "cold":
-            out.setdefault((e.bench, e.footprint or 0), {})[e.variant] = e
+            out.setdefault((e.bench, e.footprint), {})[e.variant] = e
     return out
 
 
-def _label(p: Point, swept: bool) -> str:
-    return f"{p[0]} @{p[1]}" if swept else p[0]
+def _label(p: Point) -> str:
+    return p[0] if p[1] is None else f"{p[0]} @{p[1]}"
 
 
 def _per_op(e: Result, c: Counter) -> list[float]:
@@ -177,24 +178,24 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
     label, phrase = counter_words(counter)
     out = Verdict(source, counter, baseline)
     points = _points(entries, counter)
-    swept = any(e.footprint is not None for e in entries)
-    zero_at: dict[int, int] = {}
-    for p, variants in sorted(points.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    zero_at: dict[int | None, int] = {}
+    for p, variants in sorted(points.items(), key=lambda kv: (kv[0][1] or 0, kv[0][0])):
         if all(e.counters[counter].per_op.median == 0 for e in variants.values()):
             zero_at[p[1]] = zero_at.get(p[1], 0) + 1
             out.winners[p] = ""
             continue
-        if (p[0], p[1], counter) in not_robust:
+        if (p[0], p[1] or 0, counter) in not_robust:
             out.winners[p] = ""
-            out.lines.append(f"{_label(p, swept)}: {NOT_ROBUST}")
+            out.lines.append(f"{_label(p)}: {NOT_ROBUST}")
             continue
-        out.winners[p], line = _point_line(_label(p, swept), variants, counter,
+        out.winners[p], line = _point_line(_label(p), variants, counter,
                                            baseline, phrase)
         out.lines.append(line)
     short = label.split(" (")[0]
-    zero_lines = [f"no {short} in any variant" + (f" at footprint {fp}" if swept else "")
+    zero_lines = [f"no {short} in any variant"
+                  + (f" at footprint {fp}" if fp is not None else " (not swept)")
                   + f" ({n} workload{'s' if n != 1 else ''})"
-                  for fp, n in sorted(zero_at.items())]
+                  for fp, n in sorted(zero_at.items(), key=lambda kv: kv[0] or 0)]
     out.lines = zero_lines + out.lines
     out.tallies = _tallies(points, counter, baseline)
     for v, t in out.tallies.items():
@@ -206,7 +207,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
              ) -> dict[str, Tally]:
     tallies: dict[str, Tally] = {}
     pairs: dict[str, list[tuple[list[float], list[float]]]] = {}
-    for p, variants in sorted(points.items()):
+    for p, variants in sorted(points.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
         base = variants.get(baseline)
         if base is None:
             continue
@@ -247,7 +248,7 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
         line += f"; geometric mean of ratios {t.geomean:.3f} (no interval)"
     else:
         half = (t.hi - t.lo) / 2
-        d = max(3, stats.decimals_for(half)) if half > 0 else 3
+        d = min(4, max(3, stats.decimals_for(half))) if half > 0 else 3
         line += (f"; geometric mean of ratios {t.geomean:.{d}f} [{t.lo:.{d}f}, "
                  f"{t.hi:.{d}f}] over {t.points} point{'s' if t.points != 1 else ''}")
     if t.left_out:
