@@ -192,10 +192,11 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
                                            baseline, phrase)
         out.lines.append(line)
     short = label.split(" (")[0]
-    zero_lines = [f"no {short} in any variant"
-                  + (f" at footprint {fp}" if fp is not None else " (not swept)")
-                  + f" ({n} workload{'s' if n != 1 else ''})"
-                  for fp, n in sorted(zero_at.items(), key=lambda kv: kv[0] or 0)]
+    zero_lines = [f"no {short} in any variant "
+                  + (f"at footprint {fp} ({n} workload{'s' if n != 1 else ''})"
+                     if fp is not None else
+                     f"of {n} unswept workload{'s' if n != 1 else ''}")
+                  for fp, n in sorted(zero_at.items(), key=lambda kv: kv[0] or -1)]
     out.lines = zero_lines + out.lines
     out.tallies = _tallies(points, counter, baseline)
     for v, t in out.tallies.items():
