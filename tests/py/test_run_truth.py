@@ -68,6 +68,18 @@ class TestSimChoice(unittest.TestCase):
         self.assertIn("--baseline", cmd_run.check_args(
             ns(**{**base, "variants": "Os,hybrid"})) or "")
 
+    def test_simulated_run_uses_quick_sizes_and_the_full_sweep(self) -> None:
+        args = ns(quick=False)
+        self.assertEqual(cmd_run.kernel_args(args), ['exit=qemu'])
+        self.assertEqual(cmd_run.kernel_args(args, simulated=True),
+                         ['exit=qemu', 'quick', f'footprint={cmd_run.FULL_SWEEP}'])
+        self.assertEqual(cmd_run.kernel_args(ns(quick=True), simulated=True),
+                         ['exit=qemu', 'quick'])
+        self.assertIn('footprint=0', cmd_run.kernel_args(ns(quick=False, footprint='0'), True))
+        params = (FIXTURES.parent.parent / "kernel" / "params.c").read_text(encoding="utf-8")
+        self.assertIn(f'.key = "footprint", .type = PARAM_STR, .dflt_str = "{cmd_run.FULL_SWEEP}"',
+                      params)
+
     def test_host_gets_the_suite_keys_only(self) -> None:
         sel = cmd_run.host_selection(ns(footprint="0,64", bench="net.*",
                                         extra=["runs=3", "exit=halt", "crash=ud", "iters=50"]))

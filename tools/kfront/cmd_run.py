@@ -58,10 +58,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def kernel_args(args: argparse.Namespace) -> list[str]:
-    """exit=qemu first: the user's extra arguments may replace it."""
-    sel = kargs.Selection(quick=args.quick, variants=args.variants, bench=args.bench,
-                          footprint=args.footprint, state=args.state,
+# kernel/params.c's footprint default (tests/py/test_run_truth.py checks
+# they agree): a simulated run keeps the full sweep at the quick sizes.
+FULL_SWEEP = '0,32,64,128'
+
+
+def kernel_args(args: argparse.Namespace, simulated: bool = False) -> list[str]:
+    """exit=qemu first: the user's extra arguments may replace it.
+
+    simulated: the front-end simulator counts deterministically and slows
+    QEMU about tenfold, so a run without --quick boots with the quick
+    suite's sizes (runs, iterations, budget) but the full footprint sweep
+    (docs/truth.md, "Budgets"); the host harness keeps the full sizes."""
+    quick = args.quick or simulated
+    footprint = args.footprint
+    if simulated and not args.quick and footprint is None:
+        footprint = FULL_SWEEP
+    sel = kargs.Selection(quick=quick, variants=args.variants, bench=args.bench,
+                          footprint=footprint, state=args.state,
                           extra=tuple(args.extra))
     return kargs.build(sel, leading=('exit=qemu',))
 
@@ -119,12 +133,16 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
     log = out / 'serial.log'
-    cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
-                          kernel_args=kernel_args(args), **machine_config(args))
     sim_out = None
     models, model_note = sim_choice(args)
+    cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
+                          kernel_args=kernel_args(args, bool(models)), **machine_config(args))
     if models:
         print(f'kfront run: simulator {",".join(models)} ({model_note})', flush=True)
+        if not args.quick:
+            print('kfront run: simulated counts are deterministic: the kernel runs the '
+                  'quick sizes with the full footprint sweep; the host harness runs '
+                  'the full sizes', flush=True)
     if models:
         if args.accel != 'tcg':
             print('kfront run: --sim needs --accel tcg (the plugin is a TCG plugin)',
@@ -137,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
             if args.sim:
                 return 1
             models, model_note = [], f'the fesim plugin was not built ({plugin})'
+            cfg.kernel_args = kernel_args(args)
     if models:
         sim_out = out / 'fesim.jsonl'
         try:
