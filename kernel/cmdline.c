@@ -404,6 +404,11 @@ u64 cmdline_uint(const struct cmdline *cl, const char *key)
 const char *cmdline_str(const struct cmdline *cl, const char *key)
 {
 	size_t i = known_spec(cl, key);
+	const struct param_spec *sp = &cl->specs[i];
 
-	return cl->vals[i].set ? cl->vals[i].str : cl->specs[i].dflt_str;
+	if (cl->vals[i].set)
+		return cl->vals[i].str;
+	if (sp->quick_dflt_str && quick_given(cl))
+		return sp->quick_dflt_str;
+	return sp->dflt_str;
 }

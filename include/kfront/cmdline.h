@@ -30,7 +30,8 @@ enum param_type {
 	PARAM_STR,	/* free text without blanks (globs, lists) */
 };
 
-/* The flag whose presence selects the quick_dflt of every PARAM_UINT. */
+/* The flag whose presence selects the quick_dflt of every PARAM_UINT and
+ * the quick_dflt_str of every PARAM_STR that has one. */
 #define CMDLINE_QUICK_KEY	"quick"
 
 /*
@@ -53,6 +54,8 @@ struct param_spec {
 	/* PARAM_UINT not given but CMDLINE_QUICK_KEY given; 0: dflt holds. */
 	u64 quick_dflt;
 	const char *dflt_str;	/* PARAM_STR not given (NULL: no value) */
+	/* PARAM_STR not given but CMDLINE_QUICK_KEY given; NULL: dflt_str holds. */
+	const char *quick_dflt_str;
 	const char *help;
 };
 

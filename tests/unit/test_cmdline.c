@@ -160,7 +160,7 @@ static void test_kfront_defaults(void)
 	CHECK_EQ_U64(cmdline_uint(&cl, "serve_idle_ms"), 5000);
 	CHECK_STR(cmdline_str(&cl, "bench"), "*");
 	CHECK_STR(cmdline_str(&cl, "variant"), "*");
-	CHECK_STR(cmdline_str(&cl, "footprint"), "0");
+	CHECK_STR(cmdline_str(&cl, "footprint"), "0,32,64,128");
 	CHECK_STR(cmdline_str(&cl, "ip"), "10.0.2.15/24");
 	CHECK_STR(cmdline_str(&cl, "nic"), "auto");
 	CHECK(cmdline_str(&cl, "gw") == NULL);
@@ -170,6 +170,11 @@ static void test_kfront_defaults(void)
 	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 7);
 	CHECK_EQ_U64(cmdline_uint(&cl, "warmup"), 1);
 	CHECK_EQ_U64(cmdline_uint(&cl, "budget_ms"), 60000);
+	/* the default run sweeps the footprint; quick keeps two points */
+	CHECK_STR(cmdline_str(&cl, "footprint"), "0,64");
+	CHECK(cmdline_parse(&cl, "quick footprint=0", kfront_params,
+			    kfront_nparams, err, sizeof(err)) == 0);
+	CHECK_STR(cmdline_str(&cl, "footprint"), "0");
 }
 
 /* Each enum parameter decodes to the enum constant of the same name. */

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, qemu,
-                    output, report, results, sim, size, term)
+                    output, report, results, sim, size, term, truth)
+from kfront.runhost import HOST_KEYS, run_host
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
@@ -36,7 +37,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                         'unmeasured call of the same variant first), cold (right '
                         'after the previous variant), or both (docs/measurement.md)')
     p.add_argument('--sim', metavar='MODELS',
-                   help='also simulate the front end (fesim plugin): skylake,zen4,...')
+                   help='simulate the front end (fesim plugin): skylake,zen4,... Under '
+                        'TCG it runs by default with the model nearest this CPU '
+                        '(the truth line says which); "none" turns it off')
+    p.add_argument('--no-host', action='store_true',
+                   help='skip the host harness (by default the same variants and '
+                        'benchmarks also run in user space on this CPU, timed with '
+                        'the TSC: the real-CPU column of the report)')
+    p.add_argument('--baseline', metavar='VARIANT', default='O2',
+                   help='the variant ratios and the verdict refer to (default O2)')
     p.add_argument('--wire', choices=sorted(qemu.NIC_DEVICES), metavar='NIC',
                    help='also run the net.wire_* benchmarks: a virtio or e1000 card '
                         'on QEMU user networking, against a peer this command '
@@ -52,10 +61,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def kernel_args(args: argparse.Namespace) -> list[str]:
-    """exit=qemu first: the user's extra arguments may replace it."""
-    sel = kargs.Selection(quick=args.quick, variants=args.variants, bench=args.bench,
-                          footprint=args.footprint, state=args.state,
+# kernel/params.c's footprint default (tests/py/test_run_truth.py checks
+# they agree): a simulated run keeps the full sweep at the quick sizes.
+FULL_SWEEP = '0,32,64,128'
+
+
+def kernel_args(args: argparse.Namespace, simulated: bool = False) -> list[str]:
+    """exit=qemu first: the user's extra arguments may replace it.
+
+    simulated: the front-end simulator counts deterministically and slows
+    QEMU about tenfold, so a run without --quick boots with the quick
+    suite's sizes (runs, iterations, budget) but the full footprint sweep
+    (docs/truth.md, "Budgets"); the host harness keeps the full sizes."""
+    quick = args.quick or simulated
+    footprint = args.footprint
+    if simulated and not args.quick and footprint is None:
+        footprint = FULL_SWEEP
+    sel = kargs.Selection(quick=quick, variants=args.variants, bench=args.bench,
+                          footprint=footprint, state=args.state,
                           extra=tuple(args.extra))
     return kargs.build(sel, leading=('exit=qemu',))
 
@@ -77,12 +100,28 @@ def check_args(args: argparse.Namespace) -> str | None:
                or names.kernel_args_problem(list(args.extra), vfile))
     if problem:
         return problem
-    if args.sim is not None:
+    if args.baseline and args.variants and \
+            args.baseline not in args.variants.split(','):
+        return f'--baseline {args.baseline} is not among --variants {args.variants}'
+    if args.sim is not None and args.sim != 'none':
         try:
             sim.parse_models(args.sim)
         except sim.SimError as exc:
             return f'--sim: {exc}'
     return None
+
+
+def sim_choice(args: argparse.Namespace) -> tuple[list[str], str]:
+    """The simulator models of this run and why: --sim, else under TCG the
+    model nearest this machine's CPU (truth.py), else none."""
+    if args.sim == 'none':
+        return [], 'turned off by --sim none'
+    if args.sim:
+        return sim.parse_models(args.sim), 'chosen by --sim'
+    if args.accel != 'tcg':
+        return [], 'the simulator is a TCG plugin; --accel kvm measures with the PMU'
+    choice = truth.sim_model_for(truth.read_host_cpu())
+    return [choice.model], choice.note
 
 
 def default_out() -> Path:
@@ -103,10 +142,17 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
     log = out / 'serial.log'
-    cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
-                          kernel_args=kernel_args(args), **machine_config(args))
     sim_out = None
-    if args.sim:
+    models, model_note = sim_choice(args)
+    cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
+                          kernel_args=kernel_args(args, bool(models)), **machine_config(args))
+    if models:
+        print(f'kfront run: simulator {",".join(models)} ({model_note})', flush=True)
+        if not args.quick:
+            print('kfront run: simulated counts are deterministic: the kernel runs the '
+                  'quick sizes with the full footprint sweep; the host harness runs '
+                  'the full sizes', flush=True)
+    if models:
         if args.accel != 'tcg':
             print('kfront run: --sim needs --accel tcg (the plugin is a TCG plugin)',
                   file=sys.stderr)
@@ -115,7 +161,11 @@ def run(args: argparse.Namespace) -> int:
         if not plugin.exists():
             print(f'kfront run: --sim: the fesim plugin was not built ({plugin})',
                   file=sys.stderr)
-            return 1
+            if args.sim:
+                return 1
+            models, model_note = [], f'the fesim plugin was not built ({plugin})'
+            cfg.kernel_args = kernel_args(args)
+    if models:
         sim_out = out / 'fesim.jsonl'
         try:
             # per-function figures need the symbols of this very image
@@ -124,10 +174,9 @@ def run(args: argparse.Namespace) -> int:
             print(f'kfront run: --sim: no symbol table, no per-function figures: {exc}',
                   file=sys.stderr)
             syms = None
-        cfg.extra_qemu_args += sim.plugin_args(plugin, sim.parse_models(args.sim), sim_out,
-                                               syms)
+        cfg.extra_qemu_args += sim.plugin_args(plugin, models, sim_out, syms)
     print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}'
-          f'{", fesim " + args.sim if args.sim else ""}'
+          f'{", fesim " + ",".join(models) if models else ""}'
           f'{", wire " + args.wire if args.wire else ""}); serial log: {log}', flush=True)
     peer = None
     wire_peer: dict[str, Any] | None = None
@@ -149,15 +198,34 @@ def run(args: argparse.Namespace) -> int:
     if res.timed_out:
         print(f'kfront run: timeout after {args.timeout:g} s; collecting what arrived',
               file=sys.stderr)
-    return finish(out, log, res, args, sim_out, wire_peer)
+    host_doc, host_label, host_note = None, '', 'skipped (--no-host)'
+    if args.wire and not args.no_host:
+        host_note = 'not with --wire (the wire benchmarks need the emulated NIC)'
+    elif not args.no_host:
+        host_doc, host_note = run_host(args, out / 'host', host_selection(args))
+        host_label = truth.host_label(truth.read_host_cpu()) if host_doc else ''
+    tr = {'models': models, 'model_note': model_note, 'host_doc': host_doc,
+          'host': host_label, 'host_note': host_note}
+    return finish(out, log, res, args, sim_out, wire_peer, tr)
+
+
+def host_selection(args: argparse.Namespace) -> kargs.Selection:
+    """The same selection for the host harness: suite keys only (no exit=,
+    serve=, crash=: those are the kernel's)."""
+    extra = tuple(a for a in args.extra if kargs.key_of(a) in HOST_KEYS)
+    return kargs.Selection(quick=args.quick, variants=args.variants, bench=args.bench,
+                           footprint=args.footprint, state=args.state, extra=extra)
 
 
 def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
-           sim_out: Path | None = None, wire_peer: dict[str, Any] | None = None) -> int:
+           sim_out: Path | None = None, wire_peer: dict[str, Any] | None = None,
+           tr: dict[str, Any] | None = None) -> int:
     """Collect the log, write results.json and the reports; the exit status.
 
     wire_peer: the host peer's totals of a --wire run, stored in results.json.
+    tr: the simulator models and the host harness's results (run()).
     """
+    tr = tr or {}
     col = collect.collect_file(log)
     for p in col.problems:
         if p.severity != 'note':
@@ -165,6 +233,7 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
     if not col.runs:
         print('kfront run: no result records in the serial log', file=sys.stderr)
         return 1
+    run = col.runs[-1]
     extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
                                         'firmware': args.firmware, 'accel': args.accel,
                                         'cpu': args.cpu, 'memory_mb': args.memory,
@@ -172,7 +241,13 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
                                         'kernel_status': res.status}}
     if wire_peer:
         extra['wire_peer'] = wire_peer
-    run = col.runs[-1]
+    names = [str(v.get('name')) for v in (run.begin.payload.get('variants') or [])] \
+        if run.begin else []
+    if getattr(args, 'baseline', None) in names:
+        extra['baseline'] = args.baseline
+    elif getattr(args, 'baseline', None):
+        print(f'kfront run: --baseline {args.baseline}: not a variant of this run '
+              f'({", ".join(names)}); using the default', file=sys.stderr)
     if sim_out is not None:
         try:
             simdata = sim.load(sim_out)
@@ -184,6 +259,12 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         print(f'kfront run: fesim: {len(simdata.regions)} regions, merged into '
               f'{merged} result records', flush=True)
     data = results.build_results(run, extra)
+    decided = truth.decide(data['machine'], args.accel, tr.get('models', []),
+                           tr.get('model_note', ''), tr.get('host', ''),
+                           tr.get('host_note', ''))
+    data['truth'] = decided.to_dict()
+    if tr.get('host_doc'):
+        data['host'] = tr['host_doc']
     try:
         data['sizes'] = size.analyze_build()
     except (size.SizeError, OSError) as exc:

@@ -370,6 +370,10 @@ class Results:
     extra: dict[str, Any] = field(default_factory=dict)
     # Added by `kfront run` beside the built document (size.analyze_build).
     sizes: list[dict[str, Any]] | None = None
+    # Added by `kfront run` (tools/kfront/truth.py): the sources of truth of
+    # the run, and the host harness's own results document of the same run.
+    truth: dict[str, Any] = field(default_factory=dict)
+    host: Results | None = None
 
     def variant_names(self) -> list[str]:
         return [str(v.get("name")) for v in self.variants]
@@ -403,7 +407,9 @@ class Results:
             [Problem.from_dict(p, at.key("problems").index(i))
              for i, p in enumerate(_list_field(d, at, "problems"))],
             _obj_field(d, at, "extra"),
-            None if d.get("sizes") is None else _objects(d, at, "sizes"))
+            None if d.get("sizes") is None else _objects(d, at, "sizes"),
+            _obj_field(d, at, "truth"),
+            None if d.get("host") is None else cls.from_dict(d["host"], f"{file}: host"))
 
 
 def _objects(d: dict[str, Any], at: _At, name: str) -> list[dict[str, Any]]:

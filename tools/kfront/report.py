@@ -308,12 +308,17 @@ def counter_heading(results: Results, counter: str) -> str:
 
 
 def build_document(results: Results) -> list[Section]:
-    head = Section("kfront report", list(_alerts(results)))
+    from . import truthreport     # it builds on this module's blocks
+    line = truthreport.truth_line(results)
+    head = Section("kfront report", ([line] if line else []) + list(_alerts(results)))
     head.blocks += _machine_lines(results) + _counter_lines(results)
     head.blocks.append(_variant_table(results))
-    sections = [head]
+    sections = [head] + truthreport.primary_sections(results)
     base = results.baseline
+    hidden = truthreport.emulator_counters(results)
     for counter in counters_in(results):
+        if counter in hidden:
+            continue
         sec = Section(f"{counter_heading(results, counter)} per operation")
         note = f"Ratios are to {base}; {SIG_NOTE}. {AUTOCORR_NOTE}."
         if has_wire(results):
@@ -324,6 +329,7 @@ def build_document(results: Results) -> list[Section]:
     why_sec = _why_section(results)
     if why_sec is not None:
         sections.append(why_sec)
+    sections += truthreport.emulator_sections(results)
     if results.sizes:
         sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
@@ -663,15 +669,35 @@ def text_table(headers: list[str], rows: list[list[Cell]], color: bool
 
 def terminal_table(results: Results, color: bool) -> str:
     """The comparison table for a terminal; red only when color is True."""
-    out: list[str] = []
+    from . import truthreport
+    line = truthreport.truth_line(results)
+    out: list[str] = [line] if line else []
     for alert in _alerts(results):
         red = color and alert.kind in TERMINAL_RED_ALERTS
         out.append(f"{RED}{alert.text}{RESET}" if red else alert.text)
+    primary, verdict_secs = [], []
+    for sec in truthreport.primary_sections(results):
+        (verdict_secs if sec.title.startswith("Verdict") else primary).append(sec)
+    for sec in primary:
+        out += ["", sec.title]
+        for block in sec.blocks:
+            if isinstance(block, Table):
+                out += text_table(block.headers, block.rows, color) + [block.caption]
+    hidden = truthreport.emulator_counters(results)
     for counter in counters_in(results):
+        if counter in hidden:
+            continue
         out.append("")
         out.append(f"{counter_heading(results, counter)} per operation "
                    f"(ratio to {results.baseline}; {SIG_NOTE})")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
+    for sec in truthreport.emulator_sections(results):
+        out += ["", sec.title]
+        for block in sec.blocks:
+            if isinstance(block, Table):
+                out += text_table(block.headers, block.rows, color) + [block.caption]
+    if verdict_secs:     # last, indented as verdict.render gives it
+        out += [""] + truthreport.verdict_lines(results)
     if any(_autocorr_mark(c) for e in results.results
            for c in e.counters.values()):
         out.append("")

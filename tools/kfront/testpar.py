@@ -26,7 +26,7 @@ from kfront import build, paths
 MODULE_SECONDS = {
     'test_boot': 200, 'test_nic': 80, 'test_sim': 70, 'test_lava_run': 65,
     'test_pci': 60, 'test_wire': 45, 'test_boot_matrix': 40,
-    'test_signals': 75,
+    'test_signals': 75, 'test_truth_run': 45,
 }
 DEFAULT_SECONDS = 30
 

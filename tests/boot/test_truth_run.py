@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`./kfront run` under QEMU TCG tells the truth (issue 20 items 1-3): one
+short run with the defaults it would use for a new user (simulator on, host
+harness on, the quick footprint sweep), and every assertion on that run."""
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from kfront import cli, paths, truth
+
+PLUGIN = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
+# One swept workload, two variants, three runs: the shortest run that still
+# has a sweep, a baseline and intervals.
+ARGS = ['run', '--quick', '--bench', 'net.udp_rr', '--variants', 'O2,Os',
+        '--', 'runs=3', 'warmup=0']
+
+
+class TruthRun(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls._tmp = tempfile.TemporaryDirectory(prefix='kfront-truth-')
+        cls.out = Path(cls._tmp.name) / 'run'
+        cls.rc = cli.main(ARGS[:1] + ['--out', str(cls.out)] + ARGS[1:])
+        if cls.rc == 0:
+            cls.doc = json.loads((cls.out / 'results.json').read_text())
+            cls.md = (cls.out / 'report.md').read_text()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls._tmp.cleanup()
+
+    def setUp(self) -> None:
+        self.assertEqual(self.rc, 0)
+
+    def test_truth_key_and_line(self) -> None:
+        t = self.doc['truth']
+        self.assertFalse(t['pmu'])
+        self.assertEqual(t['environment'], 'QEMU TCG')
+        want = truth.sim_model_for(truth.read_host_cpu()).model if PLUGIN.exists() else None
+        if want:
+            self.assertEqual(t['sim_models'], [want])
+            self.assertEqual(t['sources'], ['sim', 'host', 'emulator'])
+        self.assertTrue(self.md.splitlines()[2].startswith('Truth: no PMU in ring 0 (QEMU TCG)'))
+
+    def test_quick_default_sweeps(self) -> None:
+        fps = sorted({e['footprint'] for e in self.doc['results']})
+        self.assertEqual(fps, [0, 64])
+        host_fps = sorted({e['footprint'] for e in self.doc['host']['results']})
+        self.assertEqual(host_fps, [0, 64])
+        self.assertEqual(self.doc['host']['context'], 'user')
+
+    def test_primary_verdict_emulator(self) -> None:
+        self.assertIn('## Simulated counts | real-CPU time, per workload', self.md)
+        self.assertIn('Verdict (lower is better; baseline O2)', self.md)
+        self.assertIn('Real CPU (host harness, user space, TSC)', self.md)
+        self.assertIn('## Emulator time: ring-0 TSC ticks under QEMU TCG', self.md)
+        self.assertNotIn('## TSC ticks (reference clock, not core cycles) per operation',
+                         self.md)
+        if PLUGIN.exists():
+            self.assertIn('Simulated front end (', self.md)
+            self.assertRegex(self.md, r'net\.udp_rr @64: (Os|O2) took [\d.]+ ± [\d.]+ '
+                             r'times fewer simulated L1 I-cache misses')
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The verdict (tools/kfront/verdict.py): hyperfine's wording, wins/ties/
+losses under the stated rule, geometric means with intervals, degenerate
+points said once, "not robust" points, and the ring-0 PMU path.
+
+tests/fixtures/pmu_ring0.log is SYNTHETIC (tests/fixtures/make_pmu_log.py):
+the real record format with made-up figures. It tests the path by which
+ring-0 counters reach the verdict, not a measurement."""
+
+import copy
+import math
+import unittest
+
+from tests.py import FIXTURES
+from kfront import collect, model, results, stats, verdict
+
+
+_PMU: list[model.Results] = []
+
+
+def pmu_results() -> model.Results:
+    """The fixture's results (built once: the ratio bootstraps take seconds)."""
+    if not _PMU:
+        run = collect.collect_file(FIXTURES / "pmu_ring0.log").runs[0]
+        _PMU.append(model.from_dict(results.build_results(run, {"source": "pmu_ring0.log"})))
+    return copy.deepcopy(_PMU[0])
+
+
+class TestVerdict(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.res = pmu_results()
+        cls.cycles = verdict.verdict(cls.res.results, "cycles", "O2", "Ring-0 PMU counters")
+        cls.misses = verdict.verdict(cls.res.results, "l1i_misses", "O2",
+                                     "Ring-0 PMU counters")
+
+    def test_hyperfine_wording(self) -> None:
+        lines = "\n".join(self.cycles.lines)
+        self.assertRegex(lines, r"net\.tcp_rr @64: Os ran 1\.2\d+ ± 0\.0\d+ times faster than O2")
+        self.assertRegex("\n".join(self.misses.lines),
+                         r"net\.tcp_rr @64: Os took 1\.9\d+ ± 0\.0\d+ times fewer "
+                         r"L1 I-cache misses than O2")
+        self.assertEqual(self.cycles.winners[("net.tcp_rr", 64)], "Os")
+
+    def test_baseline_winner_against_runner_up_and_ties(self) -> None:
+        # footprint 0: O2 fastest, hybrid within 2% of it: no clear winner
+        self.assertEqual(self.cycles.winners[("net.tcp_rr", 0)], "")
+        self.assertTrue(any(ln.startswith("net.tcp_rr @0: no clear winner (O2 and hybrid "
+                                          "within noise") for ln in self.cycles.lines))
+
+    def test_wins_ties_losses(self) -> None:
+        os_, hy = self.cycles.tallies["Os"], self.cycles.tallies["hybrid"]
+        self.assertEqual((os_.wins, os_.ties, os_.losses), (2, 0, 2))
+        self.assertEqual((hy.wins, hy.ties, hy.losses), (2, 2, 0))
+        self.assertIn("Os vs O2: 2 wins, 0 ties, 2 losses", "\n".join(self.cycles.lines))
+
+    def test_a_ratio_without_the_mark_is_a_tie(self) -> None:
+        res = pmu_results()
+        for e in res.results:
+            r = e.counters["cycles"].ratio
+            if r is not None:
+                r.significant = False
+        v = verdict.verdict(res.results, "cycles", "O2", "x")
+        self.assertEqual((v.tallies["Os"].wins, v.tallies["Os"].ties), (0, 4))
+        self.assertTrue(all(w == "" for w in v.winners.values()))
+
+    def test_geomean_and_interval(self) -> None:
+        t = self.cycles.tallies["Os"]
+        ratios = [e.counters["cycles"].per_op.median /
+                  next(b for b in self.res.results if b.variant == "O2" and b.bench == e.bench
+                       and b.footprint == e.footprint).counters["cycles"].per_op.median
+                  for e in self.res.results if e.variant == "Os"]
+        want = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        self.assertAlmostEqual(t.geomean, want, places=9)
+        self.assertLess(t.lo, t.geomean)
+        self.assertGreater(t.hi, t.geomean)
+        self.assertEqual(t.points, 4)
+
+    def test_geomean_ci_too_few_runs(self) -> None:
+        value, lo, hi = verdict.geomean_ci([([2.0, 2.0], [1.0, 1.0])], seed=1)
+        self.assertEqual((value, lo, hi), (2.0, None, None))
+
+    def test_zero_points_collapse_to_one_line(self) -> None:
+        lines = self.misses.lines
+        self.assertIn("no L1 I-cache misses in any variant at footprint 0 (2 workloads)", lines)
+        self.assertFalse([ln for ln in lines if ln.startswith("net.tcp_rr @0")])
+        self.assertEqual(self.misses.tallies["Os"].left_out, 2)
+
+    def test_not_robust(self) -> None:
+        v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
+                            not_robust={("net.udp_stream", 64, "l1i_misses")})
+        self.assertIn(f"net.udp_stream @64: {verdict.NOT_ROBUST}", v.lines)
+        self.assertEqual(v.winners[("net.udp_stream", 64)], "")
+        self.assertEqual(v.winners[("net.tcp_rr", 64)], "Os")
+
+    def test_render_states_lower_is_better_once(self) -> None:
+        lines = verdict.render(verdict.verdicts(self.res, ["pmu"]))
+        self.assertEqual(lines[0], "Verdict (lower is better; baseline O2)")
+        self.assertEqual(sum("lower is better" in ln for ln in lines), 1)
+        self.assertIn("Holm", lines[1])
+        self.assertIn("  Ring-0 PMU counters: core cycles per operation", lines)
+        self.assertIn("  Ring-0 PMU counters: L1 I-cache misses per operation", lines)
+
+    def test_no_verdict_from_emulator_time(self) -> None:
+        run = collect.collect_file(FIXTURES / "real_quick.log").runs[0]
+        tcg = model.from_dict(results.build_results(run, {}))
+        self.assertEqual(verdict.verdicts(tcg, ["emulator"]), [])
+
+    def test_digits_follow_the_interval(self) -> None:
+        r = model.Ratio("O2", 0.8, 0.79, 0.81, "")
+        self.assertEqual(verdict._times(r, True), "1.250 ± 0.016")
+        self.assertEqual(stats.decimals_for(0.016), 3)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The host harness as part of `kfront run`: the same variants, benchmarks
+and footprints timed on this machine's real CPU in user space (TSC), so
+that a run without a PMU in ring 0 still has a real-CPU figure beside the
+simulator's counts (tools/kfront/truth.py). Its results document is stored
+in the run's results.json under `host` (docs/results-schema.md) and in
+OUT/host/ with its log.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kfront import kargs, results
+from kfront.cmd_host import collect_run, host_exe, run_program
+from kfront.progress import Progress
+
+# Suite keys the host programs take (host/main.c); the kernel's own keys
+# (exit=, serve=, crash=, nic=, ...) stay with the kernel.
+HOST_KEYS = frozenset({'runs', 'iters', 'warmup', 'method', 'budget_ms', 'footprint',
+                       'state', 'bench', 'variant', 'quick'})
+
+
+def run_host(args: argparse.Namespace, out: Path, sel: kargs.Selection
+             ) -> tuple[dict[str, Any] | None, str]:
+    """Run the host harness into out; (its results document, or None and
+    why there is none)."""
+    exe = host_exe()
+    if not exe.exists():
+        return None, f'the host programs were not built ({exe})'
+    out.mkdir(parents=True, exist_ok=True)
+    log = out / 'host.log'
+    cmd = [str(exe)] + kargs.build(sel)
+    print(f'kfront run: the same suite on this CPU in user space (host harness); log: {log}',
+          flush=True)
+    start = time.monotonic()
+    status = run_program(cmd, log, args.timeout, Progress())
+    elapsed = time.monotonic() - start
+    print(f'kfront run: host harness ran {elapsed:.1f} s, status {status}', flush=True)
+    run = collect_run(log, log.name)
+    if run is None or not run.of_type('result'):
+        print('kfront run: no host results', file=sys.stderr)
+        return None, f'the host harness gave no results (status {status}, see {log})'
+    extra: dict[str, Any] = {'context': 'user', 'source': str(log),
+                             'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
+                                      'status': status}}
+    names = [str(v.get('name')) for v in (run.begin.payload.get('variants') or [])] \
+        if run.begin else []
+    if getattr(args, 'baseline', None) in names:
+        extra['baseline'] = args.baseline
+    data = results.build_results(run, extra)
+    results.save(data, out / 'results.json')
+    return data, '' if status == 0 else f'incomplete (status {status})'

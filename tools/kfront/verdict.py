@@ -1,0 +1,298 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The verdict: which variant wins, by how much, and how sure, per source
+of truth, in the words people use ("Os ran 1.17 ± 0.02 times faster than
+O2", hyperfine's phrasing).
+
+Per workload point (benchmark and footprint) the winner is the variant
+with the lowest median per operation, stated against the baseline (or,
+when the baseline wins, against the runner-up). Per variant, wins, ties
+and losses against the baseline follow the report's own rule: a ratio
+counts only when its 95% bootstrap interval excludes 1 after Holm's
+correction over all ratios of that counter (results.py, docs/statistics.md);
+anything else is a tie. The geometric mean of the ratios gets a bootstrap
+interval of its own: each resample redraws the runs of every point (paired
+by run, as the ratios are) and takes the geometric mean of the resampled
+ratios of medians.
+
+Degenerate cases are said once: points where every variant's median is 0
+collapse into one line per footprint.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from . import stats
+from .model import Counter, Ratio, Result, Results
+from .results import counter_label
+
+RULE = ("a win or loss needs the ratio's 95% bootstrap interval to exclude 1 "
+        "after Holm's correction over all ratios of that counter; otherwise a tie")
+LOWER_IS_BETTER = "lower is better"
+NOT_ROBUST = "no winner: ranking not robust across simulator policies"
+GEOMEAN_RESAMPLES = 1000
+TIME_COUNTERS = ("tsc", "cycles")
+HOST_SOURCE = "Real CPU (host harness, user space, TSC)"
+
+Point = tuple[str, "int | None"]       # (bench, footprint; None: not swept)
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    ties: int = 0
+    losses: int = 0
+    geomean: float | None = None
+    lo: float | None = None
+    hi: float | None = None
+    points: int = 0                    # points in the geometric mean
+    left_out: int = 0                  # points with a zero median on either side
+
+
+@dataclass
+class Verdict:
+    """One source of truth's verdict on one counter."""
+
+    source: str                        # e.g. "Simulated front end (zen4)"
+    counter: str
+    baseline: str
+    lines: list[str] = field(default_factory=list)
+    winners: dict[Point, str] = field(default_factory=dict)   # "" = no winner
+    tallies: dict[str, Tally] = field(default_factory=dict)
+
+
+def counter_words(counter: str) -> tuple[str, str]:
+    """(what the counter is per op, the comparative verb phrase)."""
+    label = counter_label(counter)
+    if counter in TIME_COUNTERS:
+        return label, "ran {x} times faster than"
+    short = label.split(" (")[0]
+    if short.startswith("simulated "):
+        model = label[label.find("(") + 1:label.find(")")] if "(" in label else ""
+        short = short + (f" ({model})" if model else "")
+    return label, "took {x} times fewer " + short + " than"
+
+
+def _times(ratio: Ratio, invert: bool) -> str:
+    """"1.17 ± 0.02": how many times lower one median is than the other.
+
+    ratio is test/base; invert gives base/test (the test variant won)."""
+    if ratio.lo is None or ratio.hi is None:
+        value = 1 / ratio.value if invert else ratio.value
+        return f"{value:.2f} (no interval)"
+    if invert:
+        value, lo, hi = 1 / ratio.value, 1 / ratio.hi, 1 / ratio.lo
+    else:
+        value, lo, hi = ratio.value, ratio.lo, ratio.hi
+    half = (hi - lo) / 2
+    # hyperfine's two decimals, a third when the interval is that narrow
+    digits = min(3, max(2, stats.decimals_for(half))) if half > 0 else 2
+    return f"{value:.{digits}f} ± {half:.{digits}f}"
+
+
+def _points(entries: Sequence[Result], counter: str
+            ) -> dict[Point, dict[str, Result]]:
+    out: dict[Point, dict[str, Result]] = {}
+    for e in entries:
+        if counter in e.counters and e.state != "cold":
+            out.setdefault((e.bench, e.footprint), {})[e.variant] = e
+    return out
+
+
+def _label(p: Point) -> str:
+    return p[0] if p[1] is None else f"{p[0]} @{p[1]}"
+
+
+def _per_op(e: Result, c: Counter) -> list[float]:
+    return [s / e.iters for s in c.samples]
+
+
+def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
+               seed: int, resamples: int = GEOMEAN_RESAMPLES,
+               confidence: float = stats.DEFAULT_CONFIDENCE
+               ) -> tuple[float, float | None, float | None]:
+    """Geometric mean of median(test)/median(base) over points, with a
+    percentile bootstrap interval (None, None when any point has fewer runs
+    than stats.MIN_RUNS_FOR_CI or a resample gives a zero median)."""
+    logs = [math.log(stats.median(t) / stats.median(b)) for t, b in pairs]
+    value = math.exp(sum(logs) / len(logs))
+    if any(min(len(t), len(b)) < stats.MIN_RUNS_FOR_CI for t, b in pairs):
+        return value, None, None
+    rng = random.Random(seed)
+    rand = rng.random
+    means = []
+    for _ in range(resamples):
+        total = 0.0
+        for t, b in pairs:
+            nt, nb = len(t), len(b)
+            if nt == nb:        # paired by run, like the ratios
+                idx = [int(rand() * nt) for _ in range(nt)]
+                ts, bs = sorted([t[i] for i in idx]), sorted([b[i] for i in idx])
+            else:
+                ts = sorted([t[int(rand() * nt)] for _ in range(nt)])
+                bs = sorted([b[int(rand() * nb)] for _ in range(nb)])
+            mt, mb = ts[(nt - 1) // 2], bs[(nb - 1) // 2]     # stats.median's rule
+            if mt <= 0 or mb <= 0:
+                return value, None, None
+            total += math.log(mt / mb)
+        means.append(math.exp(total / len(pairs)))
+    means.sort()
+    alpha = (1 - confidence) / 2
+    return value, stats._percentile(means, alpha), stats._percentile(means, 1 - alpha)
+
+
+def _point_line(label: str, variants: dict[str, Result], counter: str,
+                baseline: str, phrase: str) -> tuple[str, str]:
+    """(winner or "", the sentence) for one point."""
+    med = {v: e.counters[counter].per_op.median for v, e in variants.items()}
+    best = min(med, key=lambda v: (med[v], v != baseline))
+    if best != baseline and baseline in variants:
+        r = variants[best].counters[counter].ratio
+        if r is None:
+            return "", f"{label}: {best} {med[best]:g} vs {baseline} {med[baseline]:g}: no ratio"
+        if not r.marked:
+            return "", f"{label}: no clear winner ({best} and {baseline} within noise: " \
+                       f"{best}/{baseline} {_times(r, False)})"
+        return best, f"{label}: {best} {phrase.format(x=_times(r, True))} {baseline}"
+    others = [v for v in med if v != best]
+    if not others or baseline not in variants:
+        return best, f"{label}: {best} (nothing to compare)"
+    runner = min(others, key=lambda v: med[v])
+    r = variants[runner].counters[counter].ratio
+    if r is None:
+        return "", f"{label}: {best} {med[best]:g} vs {runner} {med[runner]:g}: no ratio"
+    if not r.marked:
+        return "", f"{label}: no clear winner ({best} and {runner} within noise: " \
+                   f"{runner}/{best} {_times(r, False)})"
+    return best, f"{label}: {best} {phrase.format(x=_times(r, False))} {runner}"
+
+
+def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
+            not_robust: set[tuple[str, int, str]] | None = None) -> Verdict:
+    """The verdict of one source of truth on one counter (entries: one
+    results document's results). not_robust: (bench, footprint, counter)
+    points whose ranking changes between simulator policies."""
+    not_robust = not_robust or set()
+    label, phrase = counter_words(counter)
+    out = Verdict(source, counter, baseline)
+    points = _points(entries, counter)
+    zero_at: dict[int | None, int] = {}
+    for p, variants in sorted(points.items(), key=lambda kv: (kv[0][1] or 0, kv[0][0])):
+        if all(e.counters[counter].per_op.median == 0 for e in variants.values()):
+            zero_at[p[1]] = zero_at.get(p[1], 0) + 1
+            out.winners[p] = ""
+            continue
+        if (p[0], p[1] or 0, counter) in not_robust:
+            out.winners[p] = ""
+            out.lines.append(f"{_label(p)}: {NOT_ROBUST}")
+            continue
+        out.winners[p], line = _point_line(_label(p), variants, counter,
+                                           baseline, phrase)
+        out.lines.append(line)
+    short = label.split(" (")[0]
+    zero_lines = [f"no {short} in any variant "
+                  + (f"at footprint {fp} ({n} workload{'s' if n != 1 else ''})"
+                     if fp is not None else
+                     f"of {n} unswept workload{'s' if n != 1 else ''}")
+                  for fp, n in sorted(zero_at.items(), key=lambda kv: kv[0] or -1)]
+    out.lines = zero_lines + out.lines
+    out.tallies = _tallies(points, counter, baseline)
+    for v, t in out.tallies.items():
+        out.lines.append(_tally_line(v, baseline, t))
+    return out
+
+
+def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
+             ) -> dict[str, Tally]:
+    tallies: dict[str, Tally] = {}
+    pairs: dict[str, list[tuple[list[float], list[float]]]] = {}
+    for p, variants in sorted(points.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+        base = variants.get(baseline)
+        if base is None:
+            continue
+        for v, e in variants.items():
+            if v == baseline:
+                continue
+            t = tallies.setdefault(v, Tally())
+            c, bc = e.counters[counter], base.counters[counter]
+            r = c.ratio
+            if r is not None and r.marked:
+                if r.value < 1:
+                    t.wins += 1
+                else:
+                    t.losses += 1
+            else:
+                t.ties += 1
+            if c.per_op.median > 0 and bc.per_op.median > 0:
+                pairs.setdefault(v, []).append((_per_op(e, c), _per_op(base, bc)))
+            else:
+                t.left_out += 1
+    for v, t in tallies.items():
+        if pairs.get(v):
+            t.points = len(pairs[v])
+            t.geomean, t.lo, t.hi = geomean_ci(pairs[v], stats.seed_for(v, counter, "geomean"))
+    return tallies
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "es" if word.endswith("s") else "s")
+
+
+def _tally_line(variant: str, baseline: str, t: Tally) -> str:
+    line = (f"{variant} vs {baseline}: {_n(t.wins, 'win')}, {_n(t.ties, 'tie')}, "
+            f"{_n(t.losses, 'loss')}")
+    if t.geomean is None:
+        line += "; no geometric mean (a zero median at every point)"
+    elif t.lo is None or t.hi is None:
+        line += f"; geometric mean of ratios {t.geomean:.3f} (no interval)"
+    else:
+        half = (t.hi - t.lo) / 2
+        d = min(4, max(3, stats.decimals_for(half))) if half > 0 else 3
+        line += (f"; geometric mean of ratios {t.geomean:.{d}f} [{t.lo:.{d}f}, "
+                 f"{t.hi:.{d}f}] over {t.points} point{'s' if t.points != 1 else ''}")
+    if t.left_out:
+        line += f" ({t.left_out} with a zero median left out)"
+    return line
+
+
+def header(baseline: str) -> str:
+    return f"Verdict ({LOWER_IS_BETTER}; baseline {baseline})"
+
+
+def verdicts(results: Results, truth_sources: Sequence[str],
+             not_robust: set[tuple[str, int, str]] | None = None) -> list[Verdict]:
+    """Every source of truth's verdicts for one run: ring-0 PMU counters
+    (cycles, L1i misses), simulated L1i misses per model, and real-CPU time
+    from the host harness (results.host). Never TSC of a TCG guest."""
+    base = results.baseline or "O2"
+    out: list[Verdict] = []
+    names = results.counter_names()
+    if "pmu" in truth_sources:
+        for c in ("cycles", "l1i_misses"):
+            if c in names:
+                out.append(verdict(results.results, c, base, "Ring-0 PMU counters",
+                                   not_robust))
+    if "sim" in truth_sources:
+        for c in sorted(n for n in names if n.startswith("sim.") and
+                        n.endswith(".l1i_misses")):
+            model = c.split(".")[1]
+            out.append(verdict(results.results, c, base,
+                               f"Simulated front end ({model}, kernel code)", not_robust))
+    host = results.host
+    if "host" in truth_sources and host is not None and "tsc" in host.counter_names():
+        out.append(verdict(host.results, "tsc", host.baseline or base,
+                           HOST_SOURCE, not_robust))
+    return out
+
+
+def render(vs: Sequence[Verdict]) -> list[str]:
+    """The verdict block as lines (terminal and report paragraphs alike)."""
+    if not vs:
+        return []
+    out = [header(vs[0].baseline), f"Rule: {RULE}."]
+    for v in vs:
+        out.append(f"  {v.source}: {counter_label(v.counter)} per operation")
+        out += [f"    {line}" for line in v.lines]
+    return out
