@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, paths, qemu,
-                    report, results, sim, size)
+                    report, results, robustness, sim, size)
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
@@ -36,7 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         'unmeasured call of the same variant first), cold (right '
                         'after the previous variant), or both (docs/measurement.md)')
     p.add_argument('--sim', metavar='MODELS',
-                   help='also simulate the front end (fesim plugin): skylake,zen4,...')
+                   help='also simulate the front end (fesim plugin): MODEL[@POLICY],... '
+                        'e.g. skylake,skylake@plru,skylake@random,zen4 (policies: '
+                        'lru, plru, random; docs/fesim.md)')
     p.add_argument('--wire', choices=sorted(qemu.NIC_DEVICES), metavar='NIC',
                    help='also run the net.wire_* benchmarks: a virtio or e1000 card '
                         'on QEMU user networking, against a peer this command '
@@ -69,6 +71,8 @@ def check_args(args: argparse.Namespace) -> str | None:
     if problem:
         return problem
     if args.sim is not None:
+        if args.accel != 'tcg':
+            return '--sim needs --accel tcg (the plugin is a TCG plugin)'
         try:
             sim.parse_models(args.sim)
         except sim.SimError as exc:
@@ -98,11 +102,7 @@ def run(args: argparse.Namespace) -> int:
                           kernel_args=kernel_args(args), **machine_config(args))
     sim_out = None
     if args.sim:
-        if args.accel != 'tcg':
-            print('kfront run: --sim needs --accel tcg (the plugin is a TCG plugin)',
-                  file=sys.stderr)
-            return 2
-        plugin = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
+        plugin = sim.plugin_path()
         if not plugin.exists():
             print(f'kfront run: --sim: the fesim plugin was not built ({plugin})',
                   file=sys.stderr)
@@ -175,6 +175,11 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         print(f'kfront run: fesim: {len(simdata.regions)} regions, merged into '
               f'{merged} result records', flush=True)
     data = results.build_results(run, extra)
+    if sim_out is not None:
+        rob = data['extra']['sim']['robustness'] = robustness.summary(data)
+        if rob['rankings']:
+            print(f'kfront run: fesim: {rob["not_robust"]} of {rob["rankings"]} '
+                  'rankings not robust across policy settings', flush=True)
     try:
         data['sizes'] = size.analyze_build()
     except (size.SizeError, OSError) as exc:

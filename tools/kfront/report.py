@@ -321,6 +321,9 @@ def build_document(results: Results) -> list[Section]:
         sec.blocks.append(Table(RESULT_HEADERS, result_rows(results, counter),
                                 note))
         sections.append(sec)
+    robust = _robustness_section(results)
+    if robust is not None:
+        sections.append(robust)
     if results.sizes:
         sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
@@ -335,6 +338,35 @@ def build_document(results: Results) -> list[Section]:
         "by run when variants ran interleaved). Digits shown are those the "
         "interval supports. See docs/statistics.md."]))
     return sections
+
+
+def _robustness_section(results: Results) -> Section | None:
+    """Simulated rankings whose variant order changes with the replacement
+    policy (extra.sim.robustness, tools/kfront/robustness.py)."""
+    sim = results.extra.get("sim") if isinstance(results.extra, dict) else None
+    rob = sim.get("robustness") if isinstance(sim, dict) else None
+    if not isinstance(rob, dict) or not rob.get("rankings"):
+        return None
+    bad = [r for r in rob.get("rows", []) if not r.get("robust", True)]
+    sec = Section("Rankings not robust across policies", [
+        f"{len(bad)} of {rob['rankings']} simulated rankings (benchmark, "
+        "footprint, counter, ordered by per-operation median) change order "
+        "between the replacement-policy settings of one model; no winner "
+        f"should be read from them. Values within {rob.get('tie_rel', 0):.0%} "
+        "are ties. See docs/fesim.md."])
+    if bad:
+        rows = [[Cell(str(r["bench"])),
+                 Cell(str(r["footprint_kib"]) + " KiB" if r["footprint_kib"]
+                      else "-", "num"),
+                 Cell(str(r["counter"])),
+                 Cell("; ".join(f"{s}: {' < '.join(o)}"
+                                for s, o in r["order"].items())),
+                 Cell(", ".join("/".join(p) for p in r["flipped_pairs"]))]
+                for r in bad]
+        sec.blocks.append(Table(["benchmark", "footprint", "counter",
+                                 "order (fewest first) per setting",
+                                 "pairs that flip"], rows))
+    return sec
 
 
 def _sizes_section(sizes: list[dict[str, Any]]) -> Section:
