@@ -465,7 +465,10 @@ def run_system(kernel: Path, args: str, name: str) -> tuple[list[dict], str]:
     res = subprocess.run([QEMU_SYSTEM, "-kernel", str(kernel), "-m", "64",
                           "-display", "none", "-serial", "none",
                           "-monitor", "none", "-no-reboot",
-                          "-icount", "shift=0,sleep=off",
+                          # the guest's clocks, RTC included (SeaBIOS
+                          # polls it), follow its instructions: a whole
+                          # boot repeats exactly (docs/fesim.md)
+                          "-icount", "shift=0,sleep=off", "-rtc", "clock=vm",
                           "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
                           "-plugin", f"{TOOLS.plugin},{args},out={out}"],
                          timeout=120)
