@@ -252,18 +252,34 @@ static void uop_deliver(struct model_ctr *d, bool hit, u32 uops)
 static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 		     u32 k, u32 n)
 {
-	for (; k < n && m->uop_mode == UOP_FILL; k++) {
-		u32 ways;
+	u32 ways = m->pack.ways, grown = ways, end = 0;
 
+	if (m->uop_mode != UOP_FILL)
+		return;
+	/*
+	 * The entry is grown only when the packing opens a way (the one
+	 * step that can evict or fail) and its end is set once after the
+	 * block: the same state as growing it instruction by instruction,
+	 * without a set search per instruction (the hot spot of fills).
+	 */
+	for (; k < n; k++) {
 		if (m->cfg.uop_jcc_erratum && in[k].flags & UI_JCC_ERRATUM) {
 			uop_nocache_add(&m->uop, win);
 			m->uop_mode = UOP_LEGACY;
-			break;
+			return;
 		}
 		ways = uop_pack(&m->pack, &in[k], m->cfg.uop_per_way);
-		if (!uop_grow(&m->uop, win, m->uop_entry, ways, in[k].end))
-			m->uop_mode = UOP_LEGACY;
+		end = in[k].end;
+		if (ways != grown) {
+			grown = ways;
+			if (!uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
+				m->uop_mode = UOP_LEGACY;
+				return;
+			}
+		}
 	}
+	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end))
+		m->uop_mode = UOP_LEGACY;
 }
 
 /*
