@@ -24,7 +24,7 @@ from .results import counter_label
 
 RED = "\x1b[31;1m"
 RESET = "\x1b[0m"
-SIM_MISSES_RE = re.compile(r"^sim\.(?:[A-Za-z0-9_-]+\.)?l1i_misses$")
+SIM_MISSES_RE = re.compile(r"^sim\.(?:[A-Za-z0-9_-]+(?:@[a-z]+)?\.)?l1i_misses$")
 
 
 def sim_miss_counters(entries: list[Result]) -> list[str]:
