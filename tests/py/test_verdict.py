@@ -93,6 +93,17 @@ class TestVerdict(unittest.TestCase):
         self.assertEqual(v.winners[("net.udp_stream", 64)], "")
         self.assertEqual(v.winners[("net.tcp_rr", 64)], "Os")
 
+    def test_not_robust_from_the_stored_robustness(self) -> None:
+        # kfront run --sim with MODEL@POLICY settings stores the rankings in
+        # extra.sim.robustness; the verdict block reads them from there
+        from kfront import truthreport
+        res = pmu_results()
+        res.extra = {"sim": {"robustness": {"rows": [
+            {"bench": "net.udp_stream", "footprint": 64, "counter": "l1i_misses",
+             "robust": False}]}}}
+        lines = truthreport.verdict_lines(res)
+        self.assertTrue(any(verdict.NOT_ROBUST in line for line in lines), lines)
+
     def test_render_states_lower_is_better_once(self) -> None:
         lines = verdict.render(verdict.verdicts(self.res, ["pmu"]))
         self.assertEqual(lines[0], "Verdict (lower is better; baseline O2)")

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Set-associative true-LRU caches: set-up and the uop-cache replacement. */
+/* Set-associative caches: set-up, PLRU/random replacement, prefetch fills
+ * and the uop-cache replacement. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,37 +11,168 @@ static bool is_pow2(u32 x)
 	return x && !(x & (x - 1));
 }
 
-int lru_init(struct lru_cache *c, u32 sets, u32 assoc)
+/* xorshift64*: small, fast and the same on every host. */
+static u64 rng_next(u64 *x)
 {
-	if (!is_pow2(sets) || !assoc)
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dULL;
+}
+
+static u64 rng_start(u64 seed)
+{
+	return seed ? seed : 0x9e3779b97f4a7c15ULL;	/* never zero */
+}
+
+int sa_init(struct sa_cache *c, u32 sets, u32 assoc, u32 policy, u64 seed)
+{
+	memset(c, 0, sizeof(*c));
+	if (!is_pow2(sets) || !assoc || assoc > 0xffff || policy >= POL_N)
 		return -1;
 	c->sets = sets;
 	c->assoc = assoc;
+	c->policy = policy;
+	c->seed = seed;
+	while ((1u << c->plru_levels) < assoc)
+		c->plru_levels++;
 	c->tags = malloc(sizeof(*c->tags) * (size_t)sets * assoc);
-	if (!c->tags)
+	c->mru = calloc(sets, sizeof(*c->mru));
+	if (policy == POL_PLRU)
+		c->plru = calloc((size_t)sets << c->plru_levels, 1);
+	if (!c->tags || !c->mru || (policy == POL_PLRU && !c->plru)) {
+		sa_free(c);
 		return -1;
-	lru_flush(c);
+	}
+	sa_flush(c);
 	return 0;
 }
 
-void lru_flush(struct lru_cache *c)
+void sa_flush(struct sa_cache *c)
 {
 	/* all-ones bytes make every tag FESIM_NO_TAG */
 	memset(c->tags, 0xff, sizeof(*c->tags) * c->sets * c->assoc);
+	memset(c->mru, 0, sizeof(*c->mru) * c->sets);
+	if (c->plru)
+		memset(c->plru, 0, (size_t)c->sets << c->plru_levels);
+	c->rng = rng_start(c->seed);
 }
 
-void lru_free(struct lru_cache *c)
+void sa_free(struct sa_cache *c)
 {
 	free(c->tags);
+	free(c->mru);
+	free(c->plru);
 	c->tags = NULL;
+	c->mru = NULL;
+	c->plru = NULL;
+}
+
+/* Tree-PLRU: point every node on @way's path away from it. Node k's
+ * children are 2k (left, bit 0) and 2k + 1 (right, bit 1). */
+static void plru_touch(struct sa_cache *c, u32 s, u32 way)
+{
+	u8 *bits = c->plru + ((size_t)s << c->plru_levels);
+	u32 node = 1, lvl;
+
+	for (lvl = c->plru_levels; lvl > 0; lvl--) {
+		u32 right = (way >> (lvl - 1)) & 1;
+
+		bits[node] = !right;
+		node = 2 * node + right;
+	}
+}
+
+/* Follow the node bits to the victim; a right subtree with no way in it
+ * (associativity not a power of two) is never taken. */
+static u32 plru_victim(const struct sa_cache *c, u32 s)
+{
+	const u8 *bits = c->plru + ((size_t)s << c->plru_levels);
+	u32 node = 1, lo = 0, lvl;
+
+	for (lvl = c->plru_levels; lvl > 0; lvl--) {
+		u32 half = 1u << (lvl - 1);
+		u32 right = bits[node] && lo + half < c->assoc;
+
+		node = 2 * node + right;
+		lo += right * half;
+	}
+	return lo;
+}
+
+/* The way to fill in set @s: an empty one first, else the policy's. */
+static u32 fixed_victim(struct sa_cache *c, u32 s)
+{
+	const u64 *set = c->tags + (size_t)s * c->assoc;
+	u32 i;
+
+	for (i = 0; i < c->assoc; i++)
+		if (set[i] == FESIM_NO_TAG)
+			return i;
+	if (c->policy == POL_PLRU)
+		return plru_victim(c, s);
+	return (u32)(rng_next(&c->rng) % c->assoc);
+}
+
+static void fixed_touch(struct sa_cache *c, u32 s, u32 way)
+{
+	c->mru[s] = way;
+	if (c->policy == POL_PLRU)
+		plru_touch(c, s, way);
+}
+
+int sa_access_fixed(struct sa_cache *c, u64 blk, u64 *victim, bool pf)
+{
+	u32 s = blk & (c->sets - 1);
+	u64 *set = c->tags + (size_t)s * c->assoc;
+	u32 i;
+
+	for (i = 0; i < c->assoc; i++) {
+		if ((set[i] & ~SA_PF_BIT) != blk || set[i] == FESIM_NO_TAG)
+			continue;
+		if (pf)		/* a prefetch of a present line: no change */
+			return SA_HIT;
+		fixed_touch(c, s, i);
+		if (set[i] == blk)
+			return SA_HIT;
+		set[i] = blk;
+		return SA_HIT_PF;
+	}
+	i = fixed_victim(c, s);
+	*victim = set[i] == FESIM_NO_TAG ? FESIM_NO_TAG : set[i] & ~SA_PF_BIT;
+	set[i] = pf ? blk | SA_PF_BIT : blk;
+	fixed_touch(c, s, i);
+	return SA_MISS;
+}
+
+bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim)
+{
+	u64 *set;
+	u32 i;
+
+	if (c->policy != POL_LRU)
+		return sa_access_fixed(c, blk, victim, true) == SA_MISS;
+	set = c->tags + (blk & (c->sets - 1)) * c->assoc;
+	for (i = 0; i < c->assoc; i++)
+		if ((set[i] & ~SA_PF_BIT) == blk)
+			return false;
+	*victim = set[c->assoc - 1];
+	if (*victim != FESIM_NO_TAG)
+		*victim &= ~SA_PF_BIT;
+	for (i = c->assoc - 1; i > 0; i--)
+		set[i] = set[i - 1];
+	set[0] = blk | SA_PF_BIT;
+	return true;
 }
 
 int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
-	     u32 max_ways)
+	     u32 max_ways, u32 policy, u64 seed)
 {
 	if (!is_pow2(sets) || !ways || ways > 255 || !uops_per_way ||
-	    !max_ways)
+	    !max_ways || (policy != POL_LRU && policy != POL_RANDOM))
 		return -1;
+	u->policy = policy;
+	u->seed = seed;
 	u->sets = sets;
 	u->ways = ways;
 	u->uops_per_way = uops_per_way;
@@ -66,6 +198,7 @@ void uop_flush(struct uop_cache *u)
 {
 	memset(u->n, 0, u->sets * sizeof(*u->n));
 	memset(u->used, 0, u->sets * sizeof(*u->used));
+	u->rng = rng_start(u->seed);
 }
 
 void uop_free(struct uop_cache *u)
@@ -160,13 +293,26 @@ static u32 uop_window_ways(const struct uop_cache *u, u32 s, u64 win,
 	return ways;
 }
 
-/* Least recently used entry of set @s other than @keep, of window @win
- * only unless @win is FESIM_NO_TAG; -1 if none. */
-static int uop_lru_victim(const struct uop_cache *u, u32 s, u64 win, int keep)
+/* The entry of set @s to evict, other than @keep, of window @win only
+ * unless @win is FESIM_NO_TAG: the least recently used one, or (random)
+ * one drawn from the seeded stream; -1 if none. */
+static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 {
 	const struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i;
+	int i, n = 0, pick;
 
+	if (u->policy == POL_RANDOM) {
+		for (i = 0; i < (int)u->n[s]; i++)
+			n += i != keep && (win == FESIM_NO_TAG ||
+					   set[i].win == win);
+		if (!n)
+			return -1;
+		pick = (int)(rng_next(&u->rng) % (u64)n);
+		for (i = 0; i < (int)u->n[s]; i++)
+			if (i != keep && (win == FESIM_NO_TAG ||
+					  set[i].win == win) && !pick--)
+				return i;
+	}
 	for (i = (int)u->n[s] - 1; i >= 0; i--)
 		if (i != keep && (win == FESIM_NO_TAG || set[i].win == win))
 			return i;
@@ -209,7 +355,9 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off)
 	if (i >= 0)
 		uop_remove(u, s, i);
 	if (u->n[s] == u->ways)	/* no entry slot left: drop the LRU one */
-		uop_remove(u, s, u->n[s] - 1);
+		uop_remove(u, s, u->policy == POL_RANDOM ?
+			   uop_lru_victim(u, s, FESIM_NO_TAG, -1) :
+			   (int)u->n[s] - 1);
 	memmove(set + 1, set, u->n[s] * sizeof(*set));
 	set[0].win = win;
 	set[0].off = off;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Set-associative true-LRU caches: the L1i/iTLB array and the uop cache. */
+/* Set-associative caches (LRU, tree-PLRU or random replacement): the
+ * L1i/iTLB/STLB arrays and the uop cache. */
 #ifndef FESIM_CACHE_H
 #define FESIM_CACHE_H
 
@@ -13,55 +14,94 @@ typedef uint64_t u64;
 
 #define FESIM_NO_TAG	(~0ULL)
 
+/* Replacement policies (docs/fesim.md, "Replacement and prefetch"). */
+enum { POL_LRU, POL_PLRU, POL_RANDOM, POL_N };
+
+/* A tag with this bit set was brought in by a prefetch and not yet used
+ * (block numbers are addresses >> 6 or more: bit 62 is never theirs). */
+#define SA_PF_BIT	(1ULL << 62)
+
 /*
- * One tag per way; each set is kept in recency order (way 0 = most recently
- * used), so a hit moves the tag to the front and a miss drops the last one.
- * For the associativities modelled (<= 16 for caches, <= 256 for a fully
- * associative TLB) this linear order beats a timestamp scan.
+ * One tag per way. LRU: each set is kept in recency order (way 0 = most
+ * recently used), so a hit moves the tag to the front and a miss drops the
+ * last one; for the associativities modelled (<= 16 for caches, <= 256 for
+ * a fully associative TLB) this linear order beats a timestamp scan.
+ * Tree-PLRU and random: tags stay in their way; PLRU keeps one bit per
+ * node of a binary tree over the ways (1 << plru_levels leaves, the ways
+ * left-aligned: a subtree holding no way is never chosen), random draws
+ * the victim from a seeded xorshift64* stream (same seed, same counts).
+ * mru[] is the way each set touched last: a hit there changes no state
+ * under any policy (the replay memo's fast path, exec.c).
  */
-struct lru_cache {
+struct sa_cache {
 	u32 sets;		/* a power of two */
 	u32 assoc;
+	u32 policy;		/* POL_* */
+	u32 plru_levels;
 	u64 *tags;		/* sets * assoc, FESIM_NO_TAG = empty */
+	u16 *mru;		/* PLRU/random: way touched last, per set */
+	u8 *plru;		/* PLRU: (1 << plru_levels) node bits per set */
+	u64 seed, rng;		/* random: the stream restarts at flush */
 };
 
-int lru_init(struct lru_cache *c, u32 sets, u32 assoc);
-void lru_flush(struct lru_cache *c);
-void lru_free(struct lru_cache *c);
+enum { SA_MISS, SA_HIT, SA_HIT_PF };
 
-/* True if @blk is the most recently used block of its set: a hit that
- * changes no state. */
-static inline bool lru_is_mru(const struct lru_cache *c, u64 blk)
+int sa_init(struct sa_cache *c, u32 sets, u32 assoc, u32 policy, u64 seed);
+void sa_flush(struct sa_cache *c);
+void sa_free(struct sa_cache *c);
+
+/* True if @blk is the block its set touched last: a hit that changes no
+ * state (a prefetched line's first use does: it is not this). */
+static inline bool sa_is_mru(const struct sa_cache *c, u64 blk)
 {
-	return c->tags[(blk & (c->sets - 1)) * c->assoc] == blk;
+	u32 s = blk & (c->sets - 1);
+
+	if (c->policy == POL_LRU)
+		return c->tags[s * c->assoc] == blk;
+	return c->tags[s * c->assoc + c->mru[s]] == blk;
 }
 
+/* Slow path of sa_access() for PLRU and random (cache.c). */
+int sa_access_fixed(struct sa_cache *c, u64 blk, u64 *victim, bool pf);
+
 /*
- * Look up block number @blk (address >> line bits). Returns true on a hit.
- * On a miss the block is installed and *@victim gets the evicted block or
- * FESIM_NO_TAG.
+ * Demand look-up of block number @blk (address >> line bits): SA_HIT,
+ * SA_HIT_PF (a hit on a prefetched line's first use; it is now an
+ * ordinary line) or SA_MISS. On a miss the block is installed and
+ * *@victim gets the evicted block or FESIM_NO_TAG.
  */
-static inline bool lru_access(struct lru_cache *c, u64 blk, u64 *victim)
+static inline int sa_access(struct sa_cache *c, u64 blk, u64 *victim)
 {
-	u64 *set = c->tags + (blk & (c->sets - 1)) * c->assoc;
+	u64 *set;
+	u64 t;
 	u32 i;
 
+	if (c->policy != POL_LRU)
+		return sa_access_fixed(c, blk, victim, false);
+	set = c->tags + (blk & (c->sets - 1)) * c->assoc;
 	if (set[0] == blk)
-		return true;
-	for (i = 1; i < c->assoc; i++) {
-		if (set[i] == blk) {
+		return SA_HIT;
+	for (i = 0; i < c->assoc; i++) {
+		t = set[i];
+		if ((t & ~SA_PF_BIT) == blk) {
 			for (; i > 0; i--)
 				set[i] = set[i - 1];
 			set[0] = blk;
-			return true;
+			return t == blk ? SA_HIT : SA_HIT_PF;
 		}
 	}
 	*victim = set[c->assoc - 1];
+	if (*victim != FESIM_NO_TAG)
+		*victim &= ~SA_PF_BIT;
 	for (i = c->assoc - 1; i > 0; i--)
 		set[i] = set[i - 1];
 	set[0] = blk;
-	return false;
+	return SA_MISS;
 }
+
+/* Prefetch @blk: if absent, install it (marked SA_PF_BIT) as a demand
+ * miss would, and return true; if present, change nothing. */
+bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim);
 
 /*
  * Decoded-uop cache (docs/fesim.md, "Uop cache"). A window (an aligned 32 or
@@ -71,7 +111,9 @@ static inline bool lru_access(struct lru_cache *c, u64 blk, u64 *victim)
  * "up to three ways per 32-byte window"); a window's older entries make room
  * for a newer one, and an entry that alone needs more is not cached. Entries
  * are kept in recency order; a miss evicts least recently used entries of
- * the set until the new one fits.
+ * the set (or, policy POL_RANDOM, seeded random ones) until the new one
+ * fits. Tree-PLRU has no meaning for entries of 1 to max_ways ways: the
+ * uop cache takes LRU or random only.
  */
 struct uop_entry {
 	u64 win;		/* window number */
@@ -88,6 +130,8 @@ struct uop_cache {
 	struct uop_entry *e;	/* sets * ways entries, MRU first */
 	u8 *n;			/* entries in use per set */
 	u16 *used;		/* ways in use per set */
+	u32 policy;		/* POL_LRU or POL_RANDOM */
+	u64 seed, rng;
 	/* windows never cached (JCC erratum): an open-addressing set */
 	u64 *nocache;
 	u32 nocache_cap, nocache_n;
@@ -116,7 +160,7 @@ struct uinsn {
 };
 
 int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
-	     u32 max_ways);
+	     u32 max_ways, u32 policy, u64 seed);
 void uop_flush(struct uop_cache *u);
 void uop_free(struct uop_cache *u);
 

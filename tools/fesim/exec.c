@@ -53,13 +53,21 @@ int models_init(void)
 		if (!c->l1i_line || c->l1i_line & (c->l1i_line - 1) ||
 		    c->l1i_line < 32 || !c->l1i_assoc ||
 		    (c->uop_window != 32 && c->uop_window != 64) || !assoc ||
-		    ents % assoc)
+		    ents % assoc ||
+		    (c->stlb_entries && (!c->stlb_assoc ||
+					 c->stlb_entries % c->stlb_assoc)))
 			return -1;
-		if (lru_init(&m->l1i, c->l1i_size / (c->l1i_assoc * c->l1i_line),
-			     c->l1i_assoc) ||
-		    lru_init(&m->itlb, ents / assoc, assoc) ||
+		/* each structure its own random stream, the same every run */
+		if (sa_init(&m->l1i, c->l1i_size / (c->l1i_assoc * c->l1i_line),
+			    c->l1i_assoc, c->l1i_policy, c->seed * 4 + 1) ||
+		    sa_init(&m->itlb, ents / assoc, assoc, c->itlb_policy,
+			    c->seed * 4 + 2) ||
 		    uop_init(&m->uop, c->uop_sets, c->uop_ways, c->uop_per_way,
-			     c->uop_max_ways))
+			     c->uop_max_ways, c->uop_policy, c->seed * 4 + 3))
+			return -1;
+		if (c->stlb_entries &&
+		    sa_init(&m->stlb, c->stlb_entries / c->stlb_assoc,
+			    c->stlb_assoc, c->itlb_policy, c->seed * 4 + 4))
 			return -1;
 		m->line_shift = ilog2(c->l1i_line);
 		m->win_shift = ilog2(c->uop_window);
@@ -78,8 +86,10 @@ void models_free(void)
 	int i;
 
 	for (i = 0; i < fs.n_models; i++) {
-		lru_free(&fs.models[i].l1i);
-		lru_free(&fs.models[i].itlb);
+		sa_free(&fs.models[i].l1i);
+		sa_free(&fs.models[i].itlb);
+		if (fs.models[i].stlb.tags)
+			sa_free(&fs.models[i].stlb);
 		uop_free(&fs.models[i].uop);
 	}
 }
@@ -89,8 +99,10 @@ static void models_flush(void)
 	int i;
 
 	for (i = 0; i < fs.n_models; i++) {
-		lru_flush(&fs.models[i].l1i);
-		lru_flush(&fs.models[i].itlb);
+		sa_flush(&fs.models[i].l1i);
+		sa_flush(&fs.models[i].itlb);
+		if (fs.models[i].stlb.tags)
+			sa_flush(&fs.models[i].stlb);
 		uop_flush(&fs.models[i].uop);
 		model_reset_last(&fs.models[i]);
 	}
@@ -156,12 +168,30 @@ static void evict_windows(struct model *m, u64 line)
 		uop_invalidate(&m->uop, lo);
 }
 
+/*
+ * Tagged next-line prefetch (docs/fesim.md, "Replacement and prefetch"):
+ * a demand miss on @line, or the first use of a line a prefetch brought
+ * in, prefetches line + 1 unless it is present. A prefetched line is not
+ * a demand miss: its first use is a hit that prefetches the next one.
+ */
+static void prefetch_next(struct model *m, u64 line, struct model_ctr *d)
+{
+	u64 victim = FESIM_NO_TAG;
+
+	if (!sa_prefetch(&m->l1i, line + 1, &victim))
+		return;
+	d->l1i_prefetches++;
+	if (m->cfg.uop_inclusive && victim != FESIM_NO_TAG)
+		evict_windows(m, victim);
+}
+
 static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 		    struct model_ctr *d)
 {
 	bool prev_missed = false;
-	u64 victim;
+	u64 victim = FESIM_NO_TAG;
 	u32 j;
+	int r;
 
 	for (j = 0; j < n; j++) {
 		/* still in the line the last fetch used: no new access */
@@ -169,13 +199,16 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 			continue;
 		d->l1i_accesses++;
 		m->last_line = b[j].id;
-		if (lru_is_mru(&m->l1i, b[j].id)) {
+		if (sa_is_mru(&m->l1i, b[j].id)) {
 			prev_missed = false;
 			continue;
 		}
 		m->gen++;
-		if (lru_access(&m->l1i, b[j].id, &victim)) {
+		r = sa_access(&m->l1i, b[j].id, &victim);
+		if (r != SA_MISS) {
 			prev_missed = false;
+			if (r == SA_HIT_PF && m->cfg.l1i_prefetch)
+				prefetch_next(m, b[j].id, d);
 			continue;
 		}
 		d->l1i_misses++;
@@ -186,6 +219,8 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 		prev_missed = true;
 		if (m->cfg.uop_inclusive && victim != FESIM_NO_TAG)
 			evict_windows(m, victim);
+		if (m->cfg.l1i_prefetch)
+			prefetch_next(m, b[j].id, d);
 	}
 }
 
@@ -217,18 +252,34 @@ static void uop_deliver(struct model_ctr *d, bool hit, u32 uops)
 static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 		     u32 k, u32 n)
 {
-	for (; k < n && m->uop_mode == UOP_FILL; k++) {
-		u32 ways;
+	u32 ways = m->pack.ways, grown = ways, end = 0;
 
+	if (m->uop_mode != UOP_FILL)
+		return;
+	/*
+	 * The entry is grown only when the packing opens a way (the one
+	 * step that can evict or fail) and its end is set once after the
+	 * block: the same state as growing it instruction by instruction,
+	 * without a set search per instruction (the hot spot of fills).
+	 */
+	for (; k < n; k++) {
 		if (m->cfg.uop_jcc_erratum && in[k].flags & UI_JCC_ERRATUM) {
 			uop_nocache_add(&m->uop, win);
 			m->uop_mode = UOP_LEGACY;
-			break;
+			return;
 		}
 		ways = uop_pack(&m->pack, &in[k], m->cfg.uop_per_way);
-		if (!uop_grow(&m->uop, win, m->uop_entry, ways, in[k].end))
-			m->uop_mode = UOP_LEGACY;
+		end = in[k].end;
+		if (ways != grown) {
+			grown = ways;
+			if (!uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
+				m->uop_mode = UOP_LEGACY;
+				return;
+			}
+		}
 	}
+	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end))
+		m->uop_mode = UOP_LEGACY;
 }
 
 /*
@@ -324,6 +375,11 @@ static void run_uop(struct model *m, const struct tb_info *ti,
 	}
 }
 
+/*
+ * Two-level iTLB: an L1 iTLB miss looks the page up in the second-level
+ * TLB (both fill on a miss); a miss there too is a page walk, the
+ * itlb_misses counter. Without an STLB every L1 miss is a walk.
+ */
 static void run_itlb(struct model *m, const struct blk *b, u32 n,
 		     struct model_ctr *d)
 {
@@ -335,10 +391,14 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 			continue;
 		d->itlb_accesses++;
 		m->last_page = b[j].id;
-		if (lru_is_mru(&m->itlb, b[j].id))
+		if (sa_is_mru(&m->itlb, b[j].id))
 			continue;
 		m->gen++;
-		if (!lru_access(&m->itlb, b[j].id, &victim))
+		if (sa_access(&m->itlb, b[j].id, &victim) != SA_MISS)
+			continue;
+		d->itlb_l1_misses++;
+		if (!m->stlb.tags ||
+		    sa_access(&m->stlb, b[j].id, &victim) == SA_MISS)
 			d->itlb_misses++;
 	}
 }

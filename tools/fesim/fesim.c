@@ -20,19 +20,50 @@ static void fesim_error(const char *msg)
 
 static void usage(const char *why)
 {
-	char names[128], msg[1024];
+	char names[128], msg[1536];
 
 	preset_names(names, sizeof(names));
 	snprintf(msg, sizeof(msg),
 		 "fesim: %s\n"
-		 "fesim: arguments: model=%s[:...] (several: repeat model= or "
-		 "separate with ':' '+' or ',,'), out=PATH, pages=4k|2m, "
+		 "fesim: arguments: model=%s[@lru|plru|random][:...] "
+		 "(several, at most %d: repeat model= or "
+		 "separate with ':' '+' or ',,'; each name once), out=PATH, "
+		 "pages=4k|2m, "
 		 "cold=on|off, syms=NM_FILE, and geometry overrides applied to every model "
 		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
-		 "itlb4k_entries=, itlb4k_assoc=, itlb2m_entries=, "
-		 "itlb2m_assoc=)\n", why, names);
+		 "uop_jcc_erratum=, itlb4k_entries=, itlb4k_assoc=, "
+		 "itlb2m_entries=, itlb2m_assoc=, stlb_entries= (0: none), "
+		 "stlb_assoc=, l1i_prefetch=0|1, l1i_policy=, itlb_policy=, "
+		 "uop_policy= (lru|plru|random; uop: lru|random), seed=)\n",
+		 why, names, FESIM_MAX_MODELS);
 	fesim_error(msg);
+}
+
+/*
+ * One model setting, PRESET[@POLICY]: the preset's geometry under a
+ * replacement-policy setting (presets.c, preset_setting()). Its name is
+ * the setting as given, so "skylake" and "skylake@plru" are two models
+ * whose counters sit side by side; a name given twice is refused.
+ */
+static int add_setting(struct model_cfg *c, const char *name)
+{
+	char base[sizeof(c->name)];
+	const char *at = strchr(name, '@');
+	size_t len = at ? (size_t)(at - name) : strlen(name);
+	int m;
+
+	if (len >= sizeof(base) || strlen(name) >= sizeof(c->name))
+		return -1;
+	for (m = 0; m < fs.n_models; m++)
+		if (!strcmp(fs.models[m].cfg.name, name))
+			return -1;
+	memcpy(base, name, len);
+	base[len] = 0;
+	if (preset_find(base, c) || (at && preset_setting(c, at + 1)))
+		return -1;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	return 0;
 }
 
 static int add_models(char *list)
@@ -41,12 +72,9 @@ static int add_models(char *list)
 
 	for (name = strtok_r(list, ",:+", &save); name;
 	     name = strtok_r(NULL, ",:+", &save)) {
-		struct model_cfg *c;
-
 		if (fs.n_models == FESIM_MAX_MODELS)
 			return -1;
-		c = &fs.models[fs.n_models].cfg;
-		if (preset_find(name, c))
+		if (add_setting(&fs.models[fs.n_models].cfg, name))
 			return -1;
 		fs.n_models++;
 	}
@@ -135,6 +163,19 @@ static void bad_argument(const char *arg)
 	fesim_error("\n");
 }
 
+/* True if @key is PRESET or PRESET@SOMETHING. */
+static bool names_preset(const char *key, struct model_cfg *probe)
+{
+	char base[sizeof(probe->name)];
+	size_t len = strcspn(key, "@");
+
+	if (len >= sizeof(base))
+		return false;
+	memcpy(base, key, len);
+	base[len] = 0;
+	return !preset_find(base, probe);
+}
+
 /* Everything but geometry overrides, which are queued in over[]. */
 static int parse_arg(const char *arg, const char **over, int *n_over)
 {
@@ -147,11 +188,14 @@ static int parse_arg(const char *arg, const char **over, int *n_over)
 	if (!strcmp(kv.key, "model") && kv.val) {
 		ret = add_models(kv.val);
 		if (ret)
-			usage("unknown model or too many models");
-	} else if (!preset_find(kv.key, &probe) &&
+			usage("unknown model or policy, a model given twice, or too "
+			      "many models");
+	} else if (names_preset(kv.key, &probe) &&
 		   (!kv.val || !strcmp(kv.val, "on"))) {
 		/* QEMU split "model=a,b" at the comma */
 		ret = add_models(kv.key);
+		if (ret)
+			usage("unknown policy or a model given twice");
 	} else if (!strcmp(kv.key, "out") && kv.val) {
 		ret = set_out_path(kv.val);
 	} else if (!strcmp(kv.key, "syms") && kv.val) {
@@ -223,7 +267,7 @@ static void summary(void)
 		const struct model_ctr *m = &tot.m[i];
 
 		snprintf(buf, sizeof(buf), "fesim: %s: l1i %llu/%llu misses, "
-			 "uop %llu/%llu misses, itlb %llu/%llu misses\n",
+			 "uop %llu/%llu misses, itlb %llu/%llu walks\n",
 			 fs.models[i].cfg.name,
 			 (unsigned long long)m->l1i_misses,
 			 (unsigned long long)m->l1i_accesses,

@@ -7,7 +7,7 @@
 
 #include "cache.h"
 
-#define FESIM_MAX_MODELS	8
+#define FESIM_MAX_MODELS	16	/* e.g. 3 presets x 3 policy settings */
 #define FESIM_MAX_GRAN		6	/* distinct line, window and page sizes */
 #define FESIM_FP_SHIFT		6	/* footprint granule: 64-byte lines */
 #define FESIM_NSLOTS		0x4000	/* 14-bit marker slot */
@@ -21,8 +21,13 @@ struct model_cfg {
 	u32 uop_inclusive;	/* L1i eviction drops the line's windows */
 	u32 uop_jcc_erratum;	/* windows with a jump that crosses or ends
 				 * on a 32-byte boundary are not cached */
-	u32 itlb4k_entries, itlb4k_assoc;
+	u32 itlb4k_entries, itlb4k_assoc;	/* L1 iTLB */
 	u32 itlb2m_entries, itlb2m_assoc;
+	u32 stlb_entries, stlb_assoc;	/* second-level TLB, 0: none */
+	u32 l1i_prefetch;	/* next-line prefetch (docs/fesim.md) */
+	u32 l1i_policy, itlb_policy, uop_policy;	/* POL_*: itlb_policy
+						 * covers both TLB levels */
+	u32 seed;		/* random replacement's stream */
 };
 
 /* Counters that depend on the model. */
@@ -35,8 +40,10 @@ struct model_ctr {
 	u64 uop_misses;		/* lookups that missed */
 	u64 uop_hit_uops;	/* uops delivered by the uop cache */
 	u64 uop_miss_uops;	/* uops delivered by the legacy decoders */
-	u64 itlb_accesses;
-	u64 itlb_misses;
+	u64 l1i_prefetches;	/* lines a prefetch brought in */
+	u64 itlb_accesses;	/* L1 iTLB lookups */
+	u64 itlb_l1_misses;	/* L1 iTLB misses (STLB lookups) */
+	u64 itlb_misses;	/* page walks: misses in both levels */
 };
 
 /*
@@ -79,7 +86,7 @@ struct counters {
 
 struct model {
 	struct model_cfg cfg;
-	struct lru_cache l1i, itlb;
+	struct sa_cache l1i, itlb, stlb;
 	struct uop_cache uop;
 	int g_line, g_win, g_page;	/* granularity indexes into tb_info */
 	u32 line_shift, win_shift;
@@ -209,6 +216,8 @@ extern struct fesim fs;
 /* presets.c */
 int preset_find(const char *name, struct model_cfg *cfg);
 int preset_override(struct model_cfg *cfg, const char *key, const char *val);
+int preset_setting(struct model_cfg *cfg, const char *policy);
+extern const char *const policy_names[POL_N];
 void preset_names(char *buf, size_t len);
 
 /* footprint.c */

@@ -6,7 +6,7 @@
 #include "fesim.h"
 
 /* Bump when a key changes meaning or disappears (docs/fesim.md). */
-#define FESIM_FORMAT_VERSION 1
+#define FESIM_FORMAT_VERSION 2	/* 2: itlb_misses are page walks */
 
 /* A symbol name as a JSON string body: quotes, backslashes and control
  * characters escaped (C++ and Rust names may hold odd characters). */
@@ -53,7 +53,8 @@ static void put_counters(FILE *f, const struct counters *c)
 		fprintf(f, "%s\"%s\":{\"l1i_accesses\":%llu,\"l1i_misses\":%llu,"
 			"\"l1i_insn_misses\":%llu,\"uop_lookups\":%llu,"
 			"\"uop_misses\":%llu,\"uop_hit_uops\":%llu,"
-			"\"uop_miss_uops\":%llu,\"itlb_accesses\":%llu,"
+			"\"uop_miss_uops\":%llu,\"l1i_prefetches\":%llu,"
+			"\"itlb_accesses\":%llu,\"itlb_l1_misses\":%llu,"
 			"\"itlb_misses\":%llu}",
 			i ? "," : "", fs.models[i].cfg.name,
 			(unsigned long long)m->l1i_accesses,
@@ -63,7 +64,9 @@ static void put_counters(FILE *f, const struct counters *c)
 			(unsigned long long)m->uop_misses,
 			(unsigned long long)m->uop_hit_uops,
 			(unsigned long long)m->uop_miss_uops,
+			(unsigned long long)m->l1i_prefetches,
 			(unsigned long long)m->itlb_accesses,
+			(unsigned long long)m->itlb_l1_misses,
 			(unsigned long long)m->itlb_misses);
 	}
 	fputs("}}\n", f);
@@ -114,12 +117,19 @@ static void put_header(FILE *f)
 			"\"uop_sets\":%u,\"uop_ways\":%u,\"uop_per_way\":%u,"
 			"\"uop_max_ways\":%u,\"uop_inclusive\":%u,"
 			"\"uop_jcc_erratum\":%u,"
-			"\"itlb_entries\":%u,\"itlb_assoc\":%u}\n",
+			"\"itlb_entries\":%u,\"itlb_assoc\":%u,"
+			"\"stlb_entries\":%u,\"stlb_assoc\":%u,"
+			"\"l1i_prefetch\":%u,\"l1i_policy\":\"%s\","
+			"\"itlb_policy\":\"%s\",\"uop_policy\":\"%s\","
+			"\"seed\":%u}\n",
 			c->name, c->l1i_size, c->l1i_assoc, c->l1i_line,
 			c->uop_window, c->uop_sets, c->uop_ways, c->uop_per_way,
 			c->uop_max_ways, c->uop_inclusive, c->uop_jcc_erratum,
 			fs.page_shift == 12 ? c->itlb4k_entries : c->itlb2m_entries,
-			fs.page_shift == 12 ? c->itlb4k_assoc : c->itlb2m_assoc);
+			fs.page_shift == 12 ? c->itlb4k_assoc : c->itlb2m_assoc,
+			c->stlb_entries, c->stlb_assoc, c->l1i_prefetch,
+			policy_names[c->l1i_policy], policy_names[c->itlb_policy],
+			policy_names[c->uop_policy], c->seed);
 	}
 }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Named CPU front-end geometries (model=NAME) and key=value overrides. */
+/* Named CPU front-end geometries (model=NAME[@POLICY]) and key=value
+ * overrides. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,18 @@
  *         microcode update, jumps (jcc, macro-fused op+jcc, jmp, call, ret)
  *         that cross or end on a 32-byte boundary are not cached in the
  *         Decoded ICache. Golden Cove is not affected.
+ *  [TLB]  Second-level TLBs: [IOM] Skylake TLB table (STLB 1536 entries,
+ *         12-way, shared by 4 KiB and 2/4 MiB pages); [IOM] Golden Cove TLB
+ *         table (STLB 2048 entries, 16-way, 4 KiB and 2/4 MiB); [SOG] Zen 4
+ *         (L2 ITLB 512 entries, 8-way, 4 KiB and 2 MiB; the same in the
+ *         Family 17h guide).
+ *  [PF]   Next-line instruction prefetch: all three vendors' cores prefetch
+ *         instruction lines sequentially ahead of fetch ([SOG] "instruction
+ *         prefetch"; Intel does not document its instruction prefetcher in
+ *         [IOM], Intel's engineers describe it as sequential in the virtual
+ *         address space). The trigger modelled (tagged next-line: a demand
+ *         miss or the first use of a prefetched line fetches line + 1) is
+ *         our assumption [?].
  *  kfront /work/shared/notes/pmu.md, "Sizes" collects the same figures.
  */
 static const struct model_cfg presets[] = {
@@ -39,6 +52,8 @@ static const struct model_cfg presets[] = {
 		.uop_jcc_erratum = 1,			/* [JCC] */
 		.itlb4k_entries = 128, .itlb4k_assoc = 8,
 		.itlb2m_entries = 8, .itlb2m_assoc = 8,
+		.stlb_entries = 1536, .stlb_assoc = 12,	/* [TLB] */
+		.l1i_prefetch = 1,			/* [PF] */
 	},
 	{
 		/* Skylake without the JCC-erratum microcode update (or a
@@ -50,6 +65,8 @@ static const struct model_cfg presets[] = {
 		.uop_jcc_erratum = 0,
 		.itlb4k_entries = 128, .itlb4k_assoc = 8,
 		.itlb2m_entries = 8, .itlb2m_assoc = 8,
+		.stlb_entries = 1536, .stlb_assoc = 12,	/* [TLB] */
+		.l1i_prefetch = 1,			/* [PF] */
 	},
 	{
 		.name = "goldencove",			/* [IOM] Golden Cove */
@@ -60,6 +77,8 @@ static const struct model_cfg presets[] = {
 		.uop_per_way = 8, .uop_max_ways = 3, .uop_inclusive = 1,
 		.itlb4k_entries = 256, .itlb4k_assoc = 8,	/* 8-way [?] */
 		.itlb2m_entries = 32, .itlb2m_assoc = 32,
+		.stlb_entries = 2048, .stlb_assoc = 16,	/* [TLB] */
+		.l1i_prefetch = 1,			/* [PF] */
 	},
 	{
 		.name = "zen4",				/* [SOG] Zen 4 */
@@ -70,6 +89,8 @@ static const struct model_cfg presets[] = {
 		.uop_per_way = 9, .uop_max_ways = 3, .uop_inclusive = 0,
 		.itlb4k_entries = 64, .itlb4k_assoc = 64,
 		.itlb2m_entries = 64, .itlb2m_assoc = 64,
+		.stlb_entries = 512, .stlb_assoc = 8,	/* [TLB] */
+		.l1i_prefetch = 1,			/* [PF] */
 	},
 	{
 		/* Not a real CPU: a small front end that makes code-size
@@ -80,6 +101,7 @@ static const struct model_cfg presets[] = {
 		.uop_per_way = 4, .uop_max_ways = 3, .uop_inclusive = 1,
 		.itlb4k_entries = 32, .itlb4k_assoc = 4,
 		.itlb2m_entries = 4, .itlb2m_assoc = 4,
+		.stlb_entries = 64, .stlb_assoc = 4,
 	},
 };
 
@@ -118,7 +140,39 @@ static const struct {
 	FIELD(uop_jcc_erratum),
 	FIELD(itlb4k_entries), FIELD(itlb4k_assoc),
 	FIELD(itlb2m_entries), FIELD(itlb2m_assoc),
+	FIELD(stlb_entries), FIELD(stlb_assoc), FIELD(l1i_prefetch),
+	FIELD(l1i_policy), FIELD(itlb_policy), FIELD(uop_policy), FIELD(seed),
 };
+
+const char *const policy_names[POL_N] = { "lru", "plru", "random" };
+
+static int policy_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < POL_N; i++)
+		if (!strcmp(policy_names[i], name))
+			return i;
+	return -1;
+}
+
+/*
+ * A policy setting (MODEL@SETTING, docs/fesim.md "Replacement and
+ * prefetch"): lru = LRU everywhere (the presets' default); plru =
+ * tree-PLRU for the L1i and both TLB levels, LRU for the uop cache (whose
+ * entries of 1 to 3 ways fit no tree); random = seeded random everywhere.
+ */
+int preset_setting(struct model_cfg *cfg, const char *policy)
+{
+	int pol = policy_find(policy);
+
+	if (pol < 0)
+		return -1;
+	cfg->l1i_policy = pol;
+	cfg->itlb_policy = pol;
+	cfg->uop_policy = pol == POL_PLRU ? POL_LRU : pol;
+	return 0;
+}
 
 /* Returns 1 if @key names a geometry field (and sets it), 0 if not, -1 on a
  * bad value. */
@@ -132,8 +186,17 @@ int preset_override(struct model_cfg *cfg, const char *key, const char *val)
 		if (strcmp(fields[i].key, key))
 			continue;
 		v = strtoul(val, &end, 0);
-		if (*end || end == val || v > 0xffffffffUL)
+		if (strstr(key, "_policy")) {
+			/* by name; the uop cache takes lru or random only */
+			int pol = policy_find(val);
+
+			if (pol < 0 || (pol == POL_PLRU &&
+					!strcmp(key, "uop_policy")))
+				return -1;
+			v = pol;
+		} else if (*end || end == val || v > 0xffffffffUL) {
 			return -1;
+		}
 		*(u32 *)((char *)cfg + fields[i].off) = v;
 		return 1;
 	}

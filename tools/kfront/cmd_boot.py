@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import argtypes, build, lifecycle, names, paths, qemu
+from kfront import argtypes, build, lifecycle, names, paths, qemu, sim
 
 
 def add_boot_options(p: argparse.ArgumentParser) -> None:
@@ -61,14 +61,55 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--forward', action='append', default=[], metavar='[udp:]HOST:GUEST',
                    help='forward 127.0.0.1:HOST on this machine to the guest\'s '
                         'port GUEST (tcp unless "udp:"; repeatable; needs --nic)')
+    p.add_argument('--sim', metavar='MODELS',
+                   help='run under the fesim front-end simulator: MODEL[@POLICY],... '
+                        '(e.g. skylake,skylake@plru; docs/fesim.md); needs --accel tcg')
+    p.add_argument('--sim-out', type=Path, metavar='FILE',
+                   help='where fesim writes its JSON lines (default: '
+                        'build/fesim-boot.jsonl); needs --sim')
     p.add_argument('kernel_args', nargs='*', metavar='KERNEL_ARGS',
                    help='kernel arguments, after "--" (e.g. -- bench=none)')
     p.set_defaults(func=run)
 
 
+def sim_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with --sim/--sim-out, or None (a usage error)."""
+    if args.sim is None:
+        return '--sim-out needs --sim' if args.sim_out is not None else None
+    if args.accel != 'tcg':
+        return '--sim needs --accel tcg (the plugin is a TCG plugin)'
+    try:
+        sim.parse_models(args.sim)
+    except sim.SimError as exc:
+        return f'--sim: {exc}'
+    return None
+
+
+def sim_qemu_args(args: argparse.Namespace) -> tuple[list[str], Path | None]:
+    """QEMU arguments and output file of --sim (none without it)."""
+    if args.sim is None:
+        return [], None
+    out = args.sim_out or paths.BUILD / 'fesim-boot.jsonl'
+    return sim.plugin_args(sim.plugin_path(), sim.parse_models(args.sim),
+                           out.resolve()), out
+
+
+def report_sim(out: Path) -> int:
+    """Print the whole-boot totals of a --sim boot; 1 if unreadable."""
+    try:
+        data = sim.load(out)
+    except sim.SimError as exc:
+        print(f'kfront boot: --sim: {exc}', file=sys.stderr)
+        return 1
+    for line in sim.whole_boot_lines(data):
+        print(f'kfront boot: {line}', file=sys.stderr)
+    print(f'kfront boot: fesim output in {out}', file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     problem = (qemu.kernel_arg_problem(args.kernel_args) or machine_problem(args)
-               or names.kernel_args_problem(args.kernel_args))
+               or names.kernel_args_problem(args.kernel_args) or sim_problem(args))
     if problem:
         print(f'kfront boot: {problem}', file=sys.stderr)
         return 2
@@ -83,6 +124,14 @@ def run(args: argparse.Namespace) -> int:
     if not build.build():
         return 1
     extra = qemu.nic_qemu_args(args.nic, forwards) if args.nic else []
+    sim_args, sim_out = sim_qemu_args(args)
+    if sim_out is not None:
+        if not sim.plugin_path().exists():
+            print(f'kfront boot: --sim: the fesim plugin was not built '
+                  f'({sim.plugin_path()})', file=sys.stderr)
+            return 1
+        sim_out.parent.mkdir(parents=True, exist_ok=True)
+        extra += sim_args
     cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
                           kernel_args=args.kernel_args, extra_qemu_args=extra,
                           **machine_config(args))
@@ -101,4 +150,6 @@ def run(args: argparse.Namespace) -> int:
     elif res.status is None:
         print(f'\nkfront boot: the kernel never reported an exit status '
               f'(QEMU exit code {res.qemu_rc})', file=sys.stderr)
+    if sim_out is not None and not res.timed_out and report_sim(sim_out):
+        return res.exit_code() or 1
     return res.exit_code()

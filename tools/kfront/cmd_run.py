@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, qemu,
-                    output, report, results, sim, size, term, truth)
+                    output, report, results, robustness, sim, size, term, truth)
 from kfront.runhost import HOST_KEYS, run_host
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
@@ -37,7 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         'unmeasured call of the same variant first), cold (right '
                         'after the previous variant), or both (docs/measurement.md)')
     p.add_argument('--sim', metavar='MODELS',
-                   help='simulate the front end (fesim plugin): skylake,zen4,... Under '
+                   help='simulate the front end (fesim plugin): MODEL[@POLICY],..., e.g. '
+                        'skylake,skylake@plru,skylake@random,zen4 (policies: lru, '
+                        'plru, random; docs/fesim.md). Under '
                         'TCG it runs by default with the model nearest this CPU '
                         '(the truth line says which); "none" turns it off')
     p.add_argument('--no-host', action='store_true',
@@ -157,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
             print('kfront run: --sim needs --accel tcg (the plugin is a TCG plugin)',
                   file=sys.stderr)
             return 2
-        plugin = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
+        plugin = sim.plugin_path()
         if not plugin.exists():
             print(f'kfront run: --sim: the fesim plugin was not built ({plugin})',
                   file=sys.stderr)
@@ -265,6 +267,11 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
     data['truth'] = decided.to_dict()
     if tr.get('host_doc'):
         data['host'] = tr['host_doc']
+    if sim_out is not None:
+        rob = data['extra']['sim']['robustness'] = robustness.summary(data)
+        if rob['rankings']:
+            print(f'kfront run: fesim: {rob["not_robust"]} of {rob["rankings"]} '
+                  'rankings not robust across policy settings', flush=True)
     try:
         data['sizes'] = size.analyze_build()
     except (size.SizeError, OSError) as exc:

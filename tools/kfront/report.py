@@ -24,7 +24,7 @@ from .results import counter_label
 
 RED = "\x1b[31;1m"
 RESET = "\x1b[0m"
-SIM_MISSES_RE = re.compile(r"^sim\.(?:[A-Za-z0-9_-]+\.)?l1i_misses$")
+SIM_MISSES_RE = re.compile(r"^sim\.(?:[A-Za-z0-9_-]+(?:@[a-z]+)?\.)?l1i_misses$")
 
 
 def sim_miss_counters(entries: list[Result]) -> list[str]:
@@ -330,6 +330,9 @@ def build_document(results: Results) -> list[Section]:
     if why_sec is not None:
         sections.append(why_sec)
     sections += truthreport.emulator_sections(results)
+    robust = _robustness_section(results)
+    if robust is not None:
+        sections.append(robust)
     if results.sizes:
         sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
@@ -356,6 +359,34 @@ def _why_section(results: Results) -> Section | None:
         sec.blocks.append(title)
         sec.blocks.append(Table(headers, [[Cell(c, "num" if i else "") for i, c in enumerate(r)]
                                           for r in rows], caption))
+    return sec
+
+
+def _robustness_section(results: Results) -> Section | None:
+    """Simulated rankings whose variant order changes with the replacement
+    policy (extra.sim.robustness, tools/kfront/robustness.py)."""
+    sim = results.extra.get("sim") if isinstance(results.extra, dict) else None
+    rob = sim.get("robustness") if isinstance(sim, dict) else None
+    if not isinstance(rob, dict) or not rob.get("rankings"):
+        return None
+    bad = [r for r in rob.get("rows", []) if not r.get("robust", True)]
+    sec = Section("Rankings not robust across policies", [
+        f"{len(bad)} of {rob['rankings']} simulated rankings (benchmark, "
+        "footprint, counter, ordered by per-operation median) change order "
+        "between the replacement-policy settings of one model; no winner "
+        f"should be read from them. Values within {rob.get('tie_rel', 0):.0%} "
+        "are ties. See docs/fesim.md."])
+    if bad:
+        rows = [[Cell(str(r["bench"])),
+                 Cell(str(r["footprint"]) if r["footprint"] else "-", "num"),
+                 Cell(str(r["counter"])),
+                 Cell("; ".join(f"{s}: {' < '.join(o)}"
+                                for s, o in r["order"].items())),
+                 Cell(", ".join("/".join(p) for p in r["flipped_pairs"]))]
+                for r in bad]
+        sec.blocks.append(Table(["benchmark", "footprint", "counter",
+                                 "order (fewest first) per setting",
+                                 "pairs that flip"], rows))
     return sec
 
 

@@ -440,7 +440,9 @@ def counter_label(name: str) -> str:
         "instructions": "simulated instructions",
         "l1i_misses": "simulated L1 I-cache misses",
         "uop_misses": "simulated uop-cache misses",
-        "itlb_misses": "simulated I-TLB misses",
+        "itlb_misses": "simulated I-TLB page walks",
+        "itlb_l1_misses": "simulated L1 I-TLB misses",
+        "l1i_prefetches": "simulated L1 I-cache prefetches",
         "footprint_bytes": "simulated code footprint (bytes)",
         "taken_branches": "simulated taken branches",
     }

@@ -9,7 +9,9 @@ of every run (`regions`) and its calibration regions (`calib_region`,
 overhead rule (tools/kfront/regions.py). Names: sim.instructions, sim.footprint_bytes, sim.taken_branches
 (the same for every model), the instruction classes (sim.rep_movs,
 sim.div, sim.calls, ...: CLASSES), and sim.MODEL.l1i_misses,
-sim.MODEL.uop_misses, sim.MODEL.itlb_misses per simulated model.
+sim.MODEL.uop_misses, sim.MODEL.itlb_misses (page walks),
+sim.MODEL.l1i_prefetches and sim.MODEL.itlb_l1_misses per simulated model
+setting (MODEL or MODEL@POLICY).
 
 The footprint counters are per region, not per operation: they are listed
 in the record's `per_region` and results.json does not divide them.
@@ -33,9 +35,15 @@ from .records import Run
 
 MODEL_RE = re.compile(r'^[a-z0-9_]+$')
 KNOWN_MODELS = ('skylake', 'skylake-nojcc', 'goldencove', 'zen4', 'small')
+# MODEL@POLICY settings (docs/fesim.md, "Replacement and prefetch"); a bare
+# MODEL is the preset's default, LRU.
+POLICIES = ('lru', 'plru', 'random')
+MAX_SETTINGS = 16       # FESIM_MAX_MODELS in tools/fesim/fesim.h
 COMMON = {'instructions': 'insns', 'footprint_bytes': 'footprint_bytes',
           'taken_branches': 'taken_branches'}
 PER_MODEL = ('l1i_misses', 'uop_misses', 'itlb_misses')
+# counters a plugin before issue 18 (items 2, 3) does not write: optional
+PER_MODEL_NEW = ('l1i_prefetches', 'itlb_l1_misses')
 # Instruction classes (docs/fesim.md, "Instruction classes"), same names
 # as the plugin's "classes" object.
 CLASSES = ('rep_movs', 'rep_movs_iters', 'rep_stos', 'rep_stos_iters', 'div',
@@ -61,12 +69,33 @@ class SimOutput:
 
 
 def parse_models(text: str) -> list[str]:
+    """--sim MODEL[@POLICY],...: the settings in order, validated."""
     models = [m for m in text.split(',') if m]
-    bad = [m for m in models if m not in KNOWN_MODELS]
+    bad = [m for m in models
+           if m.partition('@')[0] not in KNOWN_MODELS or
+           ('@' in m and m.partition('@')[2] not in POLICIES)]
     if not models or bad:
-        raise SimError(f'unknown simulator model(s) {", ".join(bad) or "(none)"}; '
-                       f'known: {", ".join(KNOWN_MODELS)}')
+        raise SimError(f'unknown simulator model or policy {", ".join(bad) or "(none)"}; '
+                       f'syntax MODEL[@POLICY], models: {", ".join(KNOWN_MODELS)}; '
+                       f'policies: {", ".join(POLICIES)}')
+    dup = sorted({m for m in models if models.count(m) > 1})
+    if dup:
+        raise SimError(f'simulator setting given twice: {", ".join(dup)}')
+    if len(models) > MAX_SETTINGS:
+        raise SimError(f'{len(models)} simulator settings; at most {MAX_SETTINGS}')
     return models
+
+
+# Whole-boot totals (firmware, boot path, idle) are NOT repeatable: their
+# interrupts and timer loops follow the host clock. `-icount` with a fixed
+# shift would make them follow the instruction count, but it stalls the
+# ISO boot (GRUB's disk reads time out in virtual time before QEMU completes
+# them in host time: no kernel output in 180 s with shift=0 or 4), and
+# shift=auto follows the host clock again. Region figures are repeatable
+# (interrupts masked). docs/fesim.md, "Whole-boot totals".
+WHOLE_BOOT_REPEATABLE = False
+WHOLE_BOOT_NOTE = ('whole-boot totals are NOT repeatable (firmware and idle '
+                   'code run by the host clock); region figures are')
 
 
 def plugin_args(plugin: Path, models: list[str], out: Path,
@@ -74,6 +103,30 @@ def plugin_args(plugin: Path, models: list[str], out: Path,
     # Models are joined with ':' since QEMU splits plugin arguments at ','.
     extra = f',syms={syms}' if syms is not None else ''
     return ['-plugin', f'{plugin},model={":".join(models)},out={out}{extra}']
+
+
+def plugin_path() -> Path:
+    """Where `kfront build` puts the plugin."""
+    from . import paths
+    return paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
+
+
+def whole_boot_lines(sim: SimOutput) -> list[str]:
+    """Whole-boot totals per model setting, one line each, for `kfront
+    boot --sim`."""
+    tot = sim.total
+    lines = [f'fesim: {tot.get("insns", 0)} instructions, '
+             f'{len(sim.regions)} regions, footprint '
+             f'{tot.get("footprint_bytes", 0)} bytes (whole boot; '
+             f'{WHOLE_BOOT_NOTE})']
+    for model in sim.models:
+        m = (tot.get('models') or {}).get(model, {})
+        lines.append(f'fesim: {model}: l1i {m.get("l1i_misses", "?")} misses '
+                     f'{m.get("l1i_prefetches", "?")} prefetches, uop '
+                     f'{m.get("uop_misses", "?")} misses, itlb '
+                     f'{m.get("itlb_l1_misses", "?")} L1 misses '
+                     f'{m.get("itlb_misses", "?")} walks')
+    return lines
 
 
 def write_symbols(elf: Path, out: Path) -> Path:
@@ -153,9 +206,9 @@ def merge_into_run(run: Run, sim: SimOutput) -> int:
         if table is not None:
             p['sim_functions'] = table
         for model in sim.models:
-            for name in PER_MODEL:
+            for name in PER_MODEL + PER_MODEL_NEW:
                 vals = _series(sim, p, name, model)
-                ok &= vals is not None
+                ok &= vals is not None or name in PER_MODEL_NEW
                 if vals is not None:
                     samples[f'sim.{model}.{name}'] = vals
         merged += ok
@@ -190,4 +243,5 @@ def function_table(sim: SimOutput, p: dict[str, Any]) -> dict[str, Any] | None:
 def describe(sim: SimOutput) -> dict[str, Any]:
     """What results.json records about the simulation."""
     return {'models': sim.models, 'regions': len(sim.regions),
-            'header': sim.header}
+            'header': sim.header,
+            'whole_boot_repeatable': WHOLE_BOOT_REPEATABLE}

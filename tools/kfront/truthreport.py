@@ -11,7 +11,7 @@ terminal, report.md and report.html say the same thing.
 from __future__ import annotations
 
 from . import truth as truth_mod
-from . import verdict
+from . import robustness, verdict
 from .model import Result, Results
 from .report import Cell, Section, Table, per_op_text, ratio_text
 from .results import counter_label
@@ -124,6 +124,10 @@ def verdict_lines(results: Results,
 
 def _verdict_lines(results: Results,
                    not_robust: set[tuple[str, int, str]] | None) -> list[str]:
+    if not_robust is None:
+        # simulated rankings that flip between policy settings (stored by
+        # kfront run --sim with MODEL@POLICY settings): no winner there
+        not_robust = robustness.not_robust({'extra': results.extra, 'results': []})
     t = truth_of(results)
     if t is not None:
         sources = t.sources

@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Rankings across replacement-policy settings (tools/kfront/robustness.py)
+on hand-made results.json data, the MODEL@POLICY syntax of --sim, and the
+`kfront boot --sim` argument plumbing (no boot)."""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any
+
+from kfront import cmd_boot, cmd_run, robustness, sim
+
+
+def entry(bench: str, variant: str, values: dict[str, float],
+          footprint: int | None = None) -> dict[str, Any]:
+    return {'bench': bench, 'variant': variant, 'group': None,
+            'footprint': footprint, 'state': None,
+            'counters': {n: {'per_op': {'median': v}}
+                         for n, v in values.items()}}
+
+
+def fixture() -> dict[str, Any]:
+    """net.tcp_rr: L1i order O2 < Os under lru and random, Os < O2 under
+    plru (not robust); uop misses agree everywhere (robust). sched.pipe at
+    footprint 64: O2 ties Os under lru (0.5% apart), O2 < Os under plru
+    (not robust). A counter with one setting only is no ranking."""
+    L, U = 'l1i_misses', 'uop_misses'
+
+    def c(setting: str, name: str) -> str:
+        return f'sim.{setting}.{name}'
+    results = [
+        entry('net.tcp_rr', 'O2', {c('skylake', L): 10.0,
+                                   c('skylake@plru', L): 30.0,
+                                   c('skylake@random', L): 11.0,
+                                   c('skylake', U): 5.0,
+                                   c('skylake@plru', U): 6.0,
+                                   c('zen4', L): 1.0}),
+        entry('net.tcp_rr', 'Os', {c('skylake', L): 20.0,
+                                   c('skylake@plru', L): 25.0,
+                                   c('skylake@random', L): 21.0,
+                                   c('skylake', U): 50.0,
+                                   c('skylake@plru', U): 60.0,
+                                   c('zen4', L): 2.0}),
+        entry('sched.pipe', 'O2', {c('skylake', L): 100.0,
+                                   c('skylake@plru', L): 50.0}, 64),
+        entry('sched.pipe', 'Os', {c('skylake', L): 100.5,
+                                   c('skylake@plru', L): 90.0}, 64),
+    ]
+    return {'results': results, 'extra': {}}
+
+
+class Robustness(unittest.TestCase):
+    def test_not_robust_triples(self) -> None:
+        self.assertEqual(robustness.not_robust(fixture()), {
+            ('net.tcp_rr', 0, 'sim.skylake.l1i_misses'),
+            ('sched.pipe', 64, 'sim.skylake.l1i_misses')})
+
+    def test_rows(self) -> None:
+        rows = {(r['bench'], r['counter']): r
+                for r in robustness.rows(fixture())}
+        # zen4 ran under one setting only: no ranking to compare
+        self.assertEqual(set(rows), {
+            ('net.tcp_rr', 'sim.skylake.l1i_misses'),
+            ('net.tcp_rr', 'sim.skylake.uop_misses'),
+            ('sched.pipe', 'sim.skylake.l1i_misses')})
+        tcp = rows[('net.tcp_rr', 'sim.skylake.l1i_misses')]
+        self.assertEqual(tcp['settings'],
+                         ['skylake', 'skylake@plru', 'skylake@random'])
+        self.assertEqual(tcp['order']['skylake'], ['O2', 'Os'])
+        self.assertEqual(tcp['order']['skylake@plru'], ['Os', 'O2'])
+        self.assertEqual(tcp['flipped_pairs'], [['O2', 'Os']])
+        self.assertTrue(rows[('net.tcp_rr', 'sim.skylake.uop_misses')]['robust'])
+
+    def test_summary_is_what_not_robust_reads_back(self) -> None:
+        data = fixture()
+        summary = robustness.summary(data)
+        self.assertEqual((summary['rankings'], summary['not_robust']), (3, 2))
+        stored = {'results': [], 'extra': {'sim': {'robustness': summary}}}
+        self.assertEqual(robustness.not_robust(stored),
+                         robustness.not_robust(data))
+
+    def test_no_sim_counters(self) -> None:
+        self.assertEqual(robustness.not_robust({'results': []}), set())
+        self.assertEqual(robustness.not_robust({}), set())
+
+
+class PolicySyntax(unittest.TestCase):
+    def test_valid(self) -> None:
+        self.assertEqual(sim.parse_models('skylake,skylake@plru,zen4@random'),
+                         ['skylake', 'skylake@plru', 'zen4@random'])
+
+    def test_invalid_names_the_valid_ones(self) -> None:
+        for bad in ('skylake@mru', 'p4@lru', 'skylake@', '@plru', ''):
+            with self.subTest(value=bad):
+                with self.assertRaises(sim.SimError) as cm:
+                    sim.parse_models(bad)
+                self.assertIn('lru, plru, random', str(cm.exception))
+                self.assertIn('skylake', str(cm.exception))
+
+    def test_duplicates_and_too_many(self) -> None:
+        with self.assertRaisesRegex(sim.SimError, 'twice'):
+            sim.parse_models('skylake,skylake')
+        many = ','.join(f'{m}@{p}' for m in sim.KNOWN_MODELS
+                        for p in sim.POLICIES) + ',skylake,zen4'
+        with self.assertRaisesRegex(sim.SimError, 'at most'):
+            sim.parse_models(many)
+
+    def test_plugin_args(self) -> None:
+        args = sim.plugin_args(Path('/p.so'), ['skylake', 'skylake@plru'],
+                               Path('/o.jsonl'))
+        self.assertEqual(args, ['-plugin',
+                                '/p.so,model=skylake:skylake@plru,out=/o.jsonl'])
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog='kfront')
+    sub = parser.add_subparsers()
+    for mod in (cmd_boot, cmd_run):
+        mod.register(sub)
+    return parser.parse_args(argv)
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    args = parse(argv)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()):
+        status = args.func(args)
+    return status, err.getvalue()
+
+
+class BootSimArguments(unittest.TestCase):
+    """Usage errors exit 2 before anything is built or booted."""
+
+    def test_usage_errors(self) -> None:
+        for argv, msg in (
+                (['boot', '--sim', 'skylake@mru'], 'lru, plru, random'),
+                (['boot', '--sim', 'p4'], 'models: skylake'),
+                (['boot', '--sim-out', 'x.jsonl'], '--sim-out needs --sim'),
+                (['boot', '--sim', 'skylake', '--accel', 'kvm'],
+                 'needs --accel tcg'),
+                (['run', '--sim', 'skylake', '--accel', 'kvm'],
+                 'needs --accel tcg'),
+                (['run', '--sim', 'skylake,skylake'], 'twice')):
+            with self.subTest(argv=argv):
+                status, err = run(argv)
+                self.assertEqual(status, 2)
+                self.assertIn(msg, err)
+
+    def test_qemu_arguments(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / 'f.jsonl'
+            args = parse(['boot', '--sim', 'skylake,zen4@plru',
+                          '--sim-out', str(out)])
+            self.assertIsNone(cmd_boot.sim_problem(args))
+            qargs, where = cmd_boot.sim_qemu_args(args)
+            self.assertEqual(where, out)
+            self.assertTrue(qargs[-1].endswith(
+                f',model=skylake:zen4@plru,out={out.resolve()}'))
+        self.assertEqual(cmd_boot.sim_qemu_args(parse(['boot'])), ([], None))
+
+    def test_whole_boot_lines(self) -> None:
+        data = sim.SimOutput(models=['skylake'], total={
+            'insns': 1000, 'footprint_bytes': 64, 'models': {'skylake': {
+                'l1i_misses': 3, 'l1i_prefetches': 4, 'uop_misses': 5,
+                'itlb_l1_misses': 6, 'itlb_misses': 2}}})
+        lines = sim.whole_boot_lines(data)
+        self.assertIn('1000 instructions', lines[0])
+        self.assertIn('NOT repeatable', lines[0])
+        self.assertIn('l1i 3 misses 4 prefetches', lines[1])
+        self.assertIn('6 L1 misses 2 walks', lines[1])
+
+
+if __name__ == '__main__':
+    unittest.main()
