@@ -157,8 +157,11 @@ def bootstrap_median_ci(xs: Sequence[float], seed: int = DEFAULT_SEED,
     """Percentile bootstrap interval of the median of xs."""
     if len(xs) < MIN_RUNS_FOR_CI:
         return None
-    rng = random.Random(seed)
-    meds = sorted(median(_resample(rng, xs)) for _ in range(resamples))
+    if len(set(xs)) == 1:       # constant runs: every resample's median
+        meds = [float(xs[0])] * resamples
+    else:
+        rng = random.Random(seed)
+        meds = sorted(median(_resample(rng, xs)) for _ in range(resamples))
     alpha = (1.0 - confidence) / 2.0
     return Interval(median(xs), _percentile(meds, alpha),
                     _percentile(meds, 1.0 - alpha), confidence, resamples,
@@ -211,6 +214,12 @@ def _ratio_resamples(test: Sequence[float], base: Sequence[float],
                      ) -> list[float]:
     """Ratios of medians of `resamples` resamples; 0/0 ones left out."""
     ratios: list[float] = []
+    if len(set(test)) == 1 and len(set(base)) == 1:
+        # Constant runs (a simulator's or callgrind's exact counts): every
+        # resample draws the same medians, so the loop's answer is known.
+        mt, mb = test[0], base[0]
+        one = [mt / mb] if mb != 0 else [math.inf] if mt != 0 else []
+        return one * resamples
     n = len(base)
     for _ in range(resamples):
         if paired:
