@@ -68,13 +68,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 FULL_SWEEP = '0,32,64,128'
 
 
+# Counted runs per benchmark under the simulator: its counts repeat from
+# run to run (to within state carried between runs), so three runs give
+# the median and the bootstrap's minimum.
+SIM_RUNS = 3
+
+
 def kernel_args(args: argparse.Namespace, simulated: bool = False) -> list[str]:
     """exit=qemu first: the user's extra arguments may replace it.
 
     simulated: the front-end simulator counts deterministically and slows
-    QEMU about tenfold, so a run without --quick boots with the quick
+    QEMU severalfold, so a run without --quick boots with the quick
     suite's sizes (runs, iterations, budget) but the full footprint sweep
-    (docs/truth.md, "Budgets"); the host harness keeps the full sizes."""
+    (docs/truth.md, "Budgets"), and SIM_RUNS counted runs (a leading
+    default: runs= among the user's arguments wins); the host harness
+    keeps the full sizes."""
     quick = args.quick or simulated
     footprint = args.footprint
     if simulated and not args.quick and footprint is None:
@@ -82,7 +90,8 @@ def kernel_args(args: argparse.Namespace, simulated: bool = False) -> list[str]:
     sel = kargs.Selection(quick=quick, variants=args.variants, bench=args.bench,
                           footprint=footprint, state=args.state,
                           extra=tuple(args.extra))
-    return kargs.build(sel, leading=('exit=qemu',))
+    leading = ('exit=qemu', f'runs={SIM_RUNS}') if simulated else ('exit=qemu',)
+    return kargs.build(sel, leading=leading)
 
 
 def check_args(args: argparse.Namespace) -> str | None:
