@@ -58,7 +58,7 @@ def commands(args: argparse.Namespace, out: Path) -> dict[str, list[str]]:
     host = ['./kfront', 'host', *quick, '--variants', VARIANTS, '--bench', BENCH]
     return {
         'host': [*host, '--out', str(out / 'host'), '--', f'footprint={sweep}'],
-        'sim': ['./kfront', 'run', *quick, '--sim', MODELS, '--variants', VARIANTS,
+        'sim': ['./kfront', 'run', *quick, '--no-host', '--sim', MODELS, '--variants', VARIANTS,
                 '--bench', BENCH, '--footprint', sweep, '--out', str(out / 'sim'),
                 '--', f'budget_ms={SIM_BUDGET_MS}'],
         'hostvg': [*host, '--valgrind', '--out', str(out / 'hostvg'), '--',
