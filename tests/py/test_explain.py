@@ -86,6 +86,9 @@ class Excerpt(unittest.TestCase):
                'd13: call ccf <report_bad_hdr>', 'd28: mov $0xffffffb9,%eax',
                'd2d: pop %rbx', 'd31: ret']
         self.assertEqual(explain.inline_cold_blocks(o2), [])
+        # a jump out of the function (to its .cold part) is not in line
+        self.assertEqual(explain.inline_cold_blocks(
+            ['100: jne 900 <f.cold>', '106: call 170 <g>', '10b: ret']), [])
         self.assertEqual(explain.inline_cold_blocks(os_), ['d0c: jbe d2d <check_hdr+0x42>'])
         lines = explain.excerpt(o2, os_, ('O2', 'Os'))
         self.assertIn('branch around a call: 0 in O2, 1 in Os; in Os:', lines)

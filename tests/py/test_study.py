@@ -62,7 +62,7 @@ class Render(unittest.TestCase):
         self.assertIn('What the simulator cannot see', text)
 
     def test_crossover(self) -> None:
-        self.assertEqual(study.crossover(SIM, 'net.x', 'skylake'), '64 KiB')
+        self.assertEqual(study.crossover(SIM, 'net.x', 'skylake'), '64 rules')
         self.assertEqual(study.crossover(SIM, 'net.x', 'zen4'), 'n/a')
 
     def test_chart(self) -> None:

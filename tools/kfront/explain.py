@@ -183,6 +183,8 @@ def inline_cold_blocks(insns: list[str]) -> list[str]:
         if not m or int(m.group(1), 16) <= addr:
             continue
         target = int(m.group(1), 16)
+        if target > parsed[-1][0]:
+            continue        # into .text.unlikely or another function: not in line
         skipped = [t for a, t in parsed[n + 1:] if a < target]
         if any(PATTERNS['call'].search(t) for t in skipped) and \
                 not any(t.startswith('ret') for t in skipped):

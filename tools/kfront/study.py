@@ -59,8 +59,11 @@ def _entries(data: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 def _entry(data: dict[str, Any] | None, bench: str, fp: int | None,
            variant: str) -> dict[str, Any] | None:
+    """The result at sweep point fp; a benchmark without a sweep (footprint
+    null) counts as point 0."""
     for e in _entries(data):
-        if e['bench'] == bench and e['variant'] == variant and e.get('footprint') == fp:
+        if e['bench'] == bench and e['variant'] == variant and \
+                (e.get('footprint') or 0) == (fp or 0):
             return e
     return None
 
@@ -120,7 +123,7 @@ def crossover(data: dict[str, Any] | None, bench: str, model: str) -> str:
             continue
         seen = True
         if a >= CROSS_FLOOR and b < a * (1 - CROSS_MARGIN):
-            return f'{fp} KiB'
+            return f'{fp} rules'
     return 'none in the sweep' if seen else 'n/a'
 
 
@@ -192,7 +195,8 @@ def _why(inp: Inputs, bench: str) -> tuple[list[str], list[str]]:
              (inp.kernel, inp.kernel), inp.sim_path)):
         if data is None:
             continue
-        fp = 0 if _entry(data, bench, 0, BASE) else None
+        first = _entry(data, bench, 0, BASE)
+        fp = first.get('footprint') if first else None
         text, patterns = _explain(data, bench, fp, counter, elves)
         if not text:
             continue
@@ -213,7 +217,7 @@ def _why(inp: Inputs, bench: str) -> tuple[list[str], list[str]]:
         counter = f'sim.{model}.l1i_misses'
         text, patterns = _explain(inp.sim, bench, big, counter, (inp.kernel, inp.kernel))
         if text and not text[0].startswith('(not'):
-            out += [f'L1i misses at footprint {big} KiB ({model}): `./kfront explain '
+            out += [f'L1i misses at footprint {big} ({model}): `./kfront explain '
                     f'{inp.sim_path} --bench {bench} --counter {counter} '
                     f'--footprint {big}`', '', '```', *text, '```', '']
     return out, key
@@ -278,7 +282,11 @@ def render(inp: Inputs) -> str:
                 '`*`: significant after Holm). Simulated figures are exact counts in '
                 'kernel context. TCG time of the kernel is not used: it measures QEMU.',
                 '']
-    out += ['## The question in one table (footprint 0)', '']
+    out += ['## The question in one table (footprint 0)', '',
+            'Footprints are sweep points of `footprint=`: packet-filter rules run per '
+            'packet, each rule its own generated code (kernel/params.c), so a larger '
+            'point puts more distinct code on the hot path; `@64` is 64 rules. The '
+            'scheduler workloads have no sweep.', '']
     models = _models(inp.sim)
     m0 = models[0] if models else None
     rows = []
@@ -303,7 +311,7 @@ def render(inp: Inputs) -> str:
         variants = sorted({e['variant'] for e in _entries(inp.sim)},
                           key=lambda v: (v not in (BASE, OTHER), v != BASE, v))
         out += ['## The I-cache crossover per model', '',
-                'The smallest footprint at which Os misses the L1i clearly less '
+                'The smallest sweep point at which Os misses the L1i clearly less '
                 f'than O2 (by more than {CROSS_MARGIN:.0%} and at least '
                 f'{CROSS_FLOOR} misses per operation), per simulated model:', '']
         out += _table(['workload', *models],
@@ -312,13 +320,13 @@ def render(inp: Inputs) -> str:
         for m in models:
             out += [f'Simulated L1i misses per operation, {m}, '
                     f'{" / ".join(variants)}:', '']
-            out += _table(['workload', *(f'{fp} KiB' for fp in fps)],
+            out += _table(['workload', *(f'@{fp}' for fp in fps)],
                           [[b, *(_misses(inp.sim, b, fp, m, variants) for fp in fps)]
                            for b in benches])
         hfps = _footprints(inp.host)
         if len(hfps) > 1:
             out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster):', '']
-            out += _table(['workload', *(f'{fp} KiB' for fp in hfps)],
+            out += _table(['workload', *(f'@{fp}' for fp in hfps)],
                           [[b, *(time_ratio(inp.host, b, fp) for fp in hfps)]
                            for b in benches])
     whys = {b: _why(inp, b) for b in benches}
