@@ -70,6 +70,28 @@ class Stale(unittest.TestCase):
         self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-')
         self.assertTrue(lines[1].startswith('#note\tvariant pgo left out'), lines[1])
 
+    def test_stale_profile_leaves_variant_out(self) -> None:
+        """A profile from an older tree is never used: the variant is left
+        out with the reason and the command that trains a new one, the
+        other variants still build, and asking for it is an error."""
+        ini = self.tmp / 'v.ini'
+        ini.write_text('[O2]\nflags = -O2\n[pgo]\nflags = -O2 -fprofile-use\n'
+                       'profile = net.*\n')
+        build = self.tmp / 'build'
+        table = variants.load(ini)
+        self.assertEqual(variants.left_out(table, build, self.tmp), {})
+        self.assertEqual(len(variants.meson_lines(table, build, self.tmp)), 2)
+        (self.tmp / 'kernel' / 'net' / 'a.c').write_text('int a, b;\n')
+        lines = variants.meson_lines(table, build, self.tmp)
+        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-')
+        self.assertRegex(lines[1], r"^#note\tvariant pgo left out of the image: .*another "
+                         r"source tree.*\./kfront pgo --train 'net\.\*'")
+        problem = pgo.unavailable_variants('O2,pgo', ini, build, self.tmp)
+        self.assertRegex(problem or '', r"variant pgo is not in the image: .*another source tree")
+        self.assertIsNotNone(pgo.unavailable_variants('p*', ini, build, self.tmp))
+        self.assertIsNone(pgo.unavailable_variants('O2', ini, build, self.tmp))
+        self.assertIsNone(pgo.unavailable_variants('*', ini, build, self.tmp))
+
     def test_profile_key_needs_profile_use(self) -> None:
         ini = self.tmp / 'v.ini'
         ini.write_text('[pgo]\nflags = -O2\nprofile = net.*\n')

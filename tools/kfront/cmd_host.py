@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from kfront import argtypes, build, collect, kargs, lifecycle, model, paths, report, results, vg
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, paths, pgo, report,
+                    results, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -66,6 +67,9 @@ def check_args(args: argparse.Namespace) -> str | None:
         return '--vg-runs must be at least 1'
     if args.valgrind and not shutil.which('valgrind'):
         return '--valgrind needs valgrind (Debian package valgrind: ./kfront setup)'
+    problem = pgo.unavailable_variants(args.variants, pgo.configured_variants_file())
+    if problem:
+        return f'--variants: {problem}'
     return None
 
 

@@ -14,6 +14,7 @@ from kfront import gcda, paths
 
 sys.path.insert(0, str(paths.ROOT / 'tools' / 'build'))
 import pgo_profile  # noqa: E402  (tools/build/pgo_profile.py)
+import variants  # noqa: E402  (tools/build/variants.py)
 
 ProfileError = pgo_profile.ProfileError
 TRAIN_VARIANT = 'pgo-train'
@@ -134,3 +135,35 @@ def goals_text(g: dict[str, Any], title: str) -> str:
                         f'worst {s["tsc_worst_vs_best"]:.3f}' if 'tsc_geomean_vs_best' in s
                         else ''))
     return '\n'.join(lines)
+
+
+def configured_variants_file(build: Path = paths.BUILD) -> Path:
+    """The variant table the build directory is configured with."""
+    try:
+        opts = {o['name']: o['value'] for o in json.loads(
+            (build / 'meson-info' / 'intro-buildoptions.json').read_text())}
+    except (OSError, ValueError, KeyError, TypeError):
+        opts = {}
+    value = opts.get('variants_file') or ''
+    return Path(value) if value else paths.ROOT / 'bench' / 'variants.ini'
+
+
+def unavailable_variants(requested: str | None, variants_file: Path,
+                         build: Path = paths.BUILD,
+                         root: Path = paths.ROOT) -> str | None:
+    """The problem when a --variants item selects only variants the build
+    leaves out for want of a usable profile (none yet, or a stale one),
+    naming the reason and the command that trains one; else None."""
+    if not requested:
+        return None
+    try:
+        table = variants.load(variants_file)
+    except variants.VariantError:
+        return None     # the build reports a bad table itself
+    gone = variants.left_out(table, build, root)
+    kept = [v.name for v in table if v.name not in gone]
+    for item in (i.strip() for i in requested.split(',')):
+        lost = [n for n in gone if fnmatch.fnmatchcase(n, item)]
+        if lost and not any(fnmatch.fnmatchcase(n, item) for n in kept):
+            return '; '.join(f'variant {n} is not in the image: {gone[n]}' for n in lost)
+    return None
