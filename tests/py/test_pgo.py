@@ -116,12 +116,23 @@ class Goals(unittest.TestCase):
         g = pgo.goals({'context': 'user', 'results': rs}, 'net.*')
         by = {p['bench']: p for p in g['points']}
         self.assertEqual(by['net.udp_rr'], {'bench': 'net.udp_rr', 'footprint': None,
-                                            'held_out': False, 'l1i_vs_Os': 0.9,
+                                            'held_out': False, 'l1i_pgo': 9.0,
+                                            'l1i_Os': 10.0, 'l1i_vs_Os': 0.9,
                                             'insns_vs_O2': 1.02, 'sim_goal': True,
                                             'tsc_vs_best': 1.05})
         self.assertFalse(by['sched.chat']['sim_goal'])
         self.assertEqual(g['held_out']['sim_goal_met'], 0)
         self.assertEqual(g['trained']['tsc_geomean_vs_best'], 1.05)
+        self.assertIn('MISS', pgo.goals_text(g, 't'))
+
+    def test_no_misses_in_either_meets_the_l1i_goal(self) -> None:
+        rs = [self.res('net.udp_rr', v, sim_instructions=n) for v, n in
+              (('O2', 100.0), ('Os', 110.0), ('pgo', 97.0))]
+        for r in rs:
+            r['counters']['sim.skylake.l1i_misses'] = {'per_op': {'median': 0.0}}
+        row = pgo.goals({'results': rs}, 'net.*')['points'][0]
+        self.assertTrue(row['sim_goal'])
+        self.assertNotIn('l1i_vs_Os', row)
 
 
 if __name__ == '__main__':
