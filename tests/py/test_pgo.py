@@ -4,6 +4,7 @@ rejection, the variant table's profile key, and the goal figures."""
 
 import json
 import shutil
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -91,6 +92,19 @@ class Stale(unittest.TestCase):
         self.assertIsNotNone(pgo.unavailable_variants('p*', ini, build, self.tmp))
         self.assertIsNone(pgo.unavailable_variants('O2', ini, build, self.tmp))
         self.assertIsNone(pgo.unavailable_variants('*', ini, build, self.tmp))
+
+    def test_run_refuses_a_variant_without_profile(self) -> None:
+        """Before any build: exit 2 and the command that trains one."""
+        ini = self.tmp / 'v.ini'
+        ini.write_text('[O2]\nflags = -O2\n[pgo]\nflags = -O2 -fprofile-use\n'
+                       'profile = nosuch.*\n')
+        root = Path(__file__).resolve().parents[2]
+        res = subprocess.run([str(root / 'kfront'), 'run', '--quick', '--variants', 'O2,pgo',
+                              '--variants-file', str(ini)], capture_output=True, text=True,
+                             timeout=60)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("variant pgo is not in the image: no profile for nosuch.*", res.stderr)
+        self.assertIn("./kfront pgo --train 'nosuch.*'", res.stderr)
 
     def test_profile_key_needs_profile_use(self) -> None:
         ini = self.tmp / 'v.ini'
