@@ -3,13 +3,15 @@
 rejection, the variant table's profile key, and the goal figures."""
 
 import json
+import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
-from kfront import pgo
+from kfront import build as kbuild, pgo
 
 import pgo_profile  # tools/build, put on the path by kfront.pgo
 import variants
@@ -105,6 +107,20 @@ class Stale(unittest.TestCase):
         self.assertEqual(res.returncode, 2, res.stderr)
         self.assertIn("variant pgo is not in the image: no profile for nosuch.*", res.stderr)
         self.assertIn("./kfront pgo --train 'nosuch.*'", res.stderr)
+
+    def test_stale_profile_in_use_reconfigures(self) -> None:
+        """kfront build configures again when a profile the build uses no
+        longer fits the tree, so the variant is left out, not failed."""
+        bdir = self.tmp / 'b'
+        bdir.mkdir()
+        ninja = bdir / 'build.ninja'
+        ninja.write_text(f"build x: CUSTOM '--profile-dir={self.pdir}' --benches y\n")
+        future = time.time() + 3600      # newer than any real profile
+        os.utime(ninja, (future, future))
+        self.assertTrue(kbuild._profile_newer(bdir))     # tree hash of another tree
+        ninja.write_text("build x: CUSTOM '--profile-dir=-' --benches y\n")
+        os.utime(ninja, (future, future))
+        self.assertFalse(kbuild._profile_newer(bdir))
 
     def test_profile_key_needs_profile_use(self) -> None:
         ini = self.tmp / 'v.ini'
