@@ -132,7 +132,8 @@ def goals_text(g: dict[str, Any], title: str) -> str:
         def f(k: str, fmt: str = '.3f') -> str:
             return format(r[k], fmt) if k in r else '-'
         sim = '-' if 'sim_goal' not in r else ('met' if r['sim_goal'] else 'MISS')
-        lines.append(f'{r["bench"]:24} {str(r["footprint"] or "-"):>6} '
+        fp = '-' if r['footprint'] is None else str(r['footprint'])
+        lines.append(f'{r["bench"]:24} {fp:>6} '
                      f'{"held" if r["held_out"] else "trained":8} {f("l1i_pgo", ".4f"):>8} '
                      f'{f("l1i_Os", ".4f"):>8} {f("insns_vs_O2"):>7} {sim:>4} '
                      f'{f("tsc_vs_best"):>8}')
