@@ -3,12 +3,15 @@
 rejection, the variant table's profile key, and the goal figures."""
 
 import json
+import os
 import shutil
+import subprocess
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
-from kfront import pgo
+from kfront import build as kbuild, pgo
 
 import pgo_profile  # tools/build, put on the path by kfront.pgo
 import variants
@@ -70,6 +73,55 @@ class Stale(unittest.TestCase):
         self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-')
         self.assertTrue(lines[1].startswith('#note\tvariant pgo left out'), lines[1])
 
+    def test_stale_profile_leaves_variant_out(self) -> None:
+        """A profile from an older tree is never used: the variant is left
+        out with the reason and the command that trains a new one, the
+        other variants still build, and asking for it is an error."""
+        ini = self.tmp / 'v.ini'
+        ini.write_text('[O2]\nflags = -O2\n[pgo]\nflags = -O2 -fprofile-use\n'
+                       'profile = net.*\n')
+        build = self.tmp / 'build'
+        table = variants.load(ini)
+        self.assertEqual(variants.left_out(table, build, self.tmp), {})
+        self.assertEqual(len(variants.meson_lines(table, build, self.tmp)), 2)
+        (self.tmp / 'kernel' / 'net' / 'a.c').write_text('int a, b;\n')
+        lines = variants.meson_lines(table, build, self.tmp)
+        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-')
+        self.assertRegex(lines[1], r"^#note\tvariant pgo left out of the image: .*another "
+                         r"source tree.*\./kfront pgo --train 'net\.\*'")
+        problem = pgo.unavailable_variants('O2,pgo', ini, build, self.tmp)
+        self.assertRegex(problem or '', r"variant pgo is not in the image: .*another source tree")
+        self.assertIsNotNone(pgo.unavailable_variants('p*', ini, build, self.tmp))
+        self.assertIsNone(pgo.unavailable_variants('O2', ini, build, self.tmp))
+        self.assertIsNone(pgo.unavailable_variants('*', ini, build, self.tmp))
+
+    def test_run_refuses_a_variant_without_profile(self) -> None:
+        """Before any build: exit 2 and the command that trains one."""
+        ini = self.tmp / 'v.ini'
+        ini.write_text('[O2]\nflags = -O2\n[pgo]\nflags = -O2 -fprofile-use\n'
+                       'profile = nosuch.*\n')
+        root = Path(__file__).resolve().parents[2]
+        res = subprocess.run([str(root / 'kfront'), 'run', '--quick', '--variants', 'O2,pgo',
+                              '--variants-file', str(ini)], capture_output=True, text=True,
+                             timeout=60)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn("variant pgo is not in the image: no profile for nosuch.*", res.stderr)
+        self.assertIn("./kfront pgo --train 'nosuch.*'", res.stderr)
+
+    def test_stale_profile_in_use_reconfigures(self) -> None:
+        """kfront build configures again when a profile the build uses no
+        longer fits the tree, so the variant is left out, not failed."""
+        bdir = self.tmp / 'b'
+        bdir.mkdir()
+        ninja = bdir / 'build.ninja'
+        ninja.write_text(f"build x: CUSTOM '--profile-dir={self.pdir}' --benches y\n")
+        future = time.time() + 3600      # newer than any real profile
+        os.utime(ninja, (future, future))
+        self.assertTrue(kbuild._profile_newer(bdir))     # tree hash of another tree
+        ninja.write_text("build x: CUSTOM '--profile-dir=-' --benches y\n")
+        os.utime(ninja, (future, future))
+        self.assertFalse(kbuild._profile_newer(bdir))
+
     def test_profile_key_needs_profile_use(self) -> None:
         ini = self.tmp / 'v.ini'
         ini.write_text('[pgo]\nflags = -O2\nprofile = net.*\n')
@@ -94,12 +146,23 @@ class Goals(unittest.TestCase):
         g = pgo.goals({'context': 'user', 'results': rs}, 'net.*')
         by = {p['bench']: p for p in g['points']}
         self.assertEqual(by['net.udp_rr'], {'bench': 'net.udp_rr', 'footprint': None,
-                                            'held_out': False, 'l1i_vs_Os': 0.9,
+                                            'held_out': False, 'l1i_pgo': 9.0,
+                                            'l1i_Os': 10.0, 'l1i_vs_Os': 0.9,
                                             'insns_vs_O2': 1.02, 'sim_goal': True,
                                             'tsc_vs_best': 1.05})
         self.assertFalse(by['sched.chat']['sim_goal'])
         self.assertEqual(g['held_out']['sim_goal_met'], 0)
         self.assertEqual(g['trained']['tsc_geomean_vs_best'], 1.05)
+        self.assertIn('MISS', pgo.goals_text(g, 't'))
+
+    def test_no_misses_in_either_meets_the_l1i_goal(self) -> None:
+        rs = [self.res('net.udp_rr', v, sim_instructions=n) for v, n in
+              (('O2', 100.0), ('Os', 110.0), ('pgo', 97.0))]
+        for r in rs:
+            r['counters']['sim.skylake.l1i_misses'] = {'per_op': {'median': 0.0}}
+        row = pgo.goals({'results': rs}, 'net.*')['points'][0]
+        self.assertTrue(row['sim_goal'])
+        self.assertNotIn('l1i_vs_Os', row)
 
 
 if __name__ == '__main__':

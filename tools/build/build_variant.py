@@ -19,8 +19,10 @@ variant can call into another.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +36,10 @@ CLANG_EXTRA = ['-Wno-ignored-optimization-argument', '-Wno-unused-command-line-a
 GCC_ONLY = {'-fno-tree-loop-distribute-patterns'}
 
 
-def run(cmd: list[str]) -> None:
-    res = subprocess.run(cmd, capture_output=True, text=True)
+def run(cmd: list[str], cwd: str | None = None) -> None:
+    # PWD names the directory too: GCC takes the profile's path from it
+    env = {**os.environ, 'PWD': cwd} if cwd else None
+    res = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env)
     if res.stderr.strip():
         sys.stderr.write(res.stderr)
     if res.returncode != 0:
@@ -161,12 +165,15 @@ SECTIONS
 """
 
 
-def read_deps(dfile: Path) -> list[str]:
+def read_deps(dfile: Path, cwd: str | None = None) -> list[str]:
+    """The files a compile read; paths relative to the directory the
+    compiler ran in (cc_source) made absolute, so ninja finds them."""
     if not dfile.exists():
         return []
     text = dfile.read_text().replace('\\\n', ' ')
     _, _, deps = text.partition(':')
-    return [d for d in deps.split() if d != ':' and not d.endswith(':')]
+    out = [d for d in deps.split() if d != ':' and not d.endswith(':')]
+    return [str(Path(cwd) / d) if cwd and not Path(d).is_absolute() else d for d in out]
 
 
 def is_profile_flag(flag: str) -> bool:
@@ -192,29 +199,75 @@ def profile_args(flags: list[str], target: str, profile_dir: str,
     """The variant flags for one source and the extra profile arguments.
     A training variant (-fprofile-arcs) is instrumented in the kernel only:
     the host harness and the descriptor get its flags without profiling.
-    A profile-using variant reads <profile_dir>/gcda/<name>.gcda and stops
-    on a profile that does not fit the code."""
+    A profile-using variant reads its source's .gcda from the profile
+    (staged by stage_profile) and stops on a profile that does not fit.
+
+    Both name the profile './NAME': GCC hashes that name into the ident of
+    every static function, so an absolute -dumpdir (the training build's
+    private directory, or the profile's) would give the two builds
+    different idents and the use build no profile for any static function
+    ('profile for function ... not found', 'Missing counts for called
+    function'). With the compiler run in the source's directory
+    (cc_source), './NAME' is the same string in both builds."""
     training = '-fprofile-arcs' in flags
     if training and (target == 'host' or src == str(work / 'variant_entry.c')):
         return [f for f in flags if not is_profile_flag(f)], []
     name = profile_name(src)
     if training:
-        return flags, ['-dumpdir', str(work / 'gcda') + '/', '-dumpbase', name]
+        return flags, ['-dumpdir', './', '-dumpbase', name]
     if profile_dir:
         if src == str(work / 'variant_entry.c'):   # data only, never trained
             return [f for f in flags if not is_profile_flag(f)], []
-        return flags, ['-dumpdir', str(Path(profile_dir) / 'gcda') + '/',
-                       '-dumpbase', name, '-Wcoverage-mismatch',
-                       '-Werror=coverage-mismatch', '-Werror=missing-profile']
+        use = f'-fprofile-use={(work / "profile").resolve()}'
+        return [use if f == '-fprofile-use' else f for f in flags], [
+            '-dumpdir', './', '-dumpbase', name, '-Wcoverage-mismatch',
+            '-Werror=coverage-mismatch', '-Werror=missing-profile']
     return flags, []
 
 
-def cc_source(src: str, profile_extra: list[str]) -> str:
-    """The source path given to the compiler. GCC's per-function
-    lineno_checksum hashes the file name as given, and the training build
-    (build/pgo-train) sits one level deeper than build/: with profiles,
-    absolute paths, so both builds name every file alike."""
-    return str(Path(src).resolve()) if profile_extra else src
+def stage_profile(profile_dir: str, work: Path, cwd: str, name: str) -> None:
+    """Put NAME's .gcda where -fprofile-use=WORK/profile looks for it: a
+    relative profile name is looked up under its directory with the full
+    path mangled ('/' as '#', '..' as '^', GCC's mangle_path). A source
+    the training never compiled has no .gcda: the compile then says so."""
+    src = Path(profile_dir) / 'gcda' / f'{name}.gcda'
+    parts = ['^' if c == '..' else c for c in f'{cwd}/./{name}'.split('/')]
+    dst = work / 'profile' / ('#'.join(parts) + '.gcda')
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if src.exists():
+        shutil.copyfile(src, dst)
+    else:
+        dst.unlink(missing_ok=True)
+
+
+def cc_source(src: str, profile_extra: list[str]) -> tuple[str, str | None]:
+    """The source path given to the compiler and the directory to run it
+    in. GCC's per-function lineno_checksum hashes the file name as given,
+    and the training build (build/pgo-train) sits one level deeper than
+    build/, so neither relative nor absolute paths name a generated source
+    (build/.../filter_rules.c) alike in both: with profiles, the compiler
+    runs in the source's directory and is given its bare name. (Headers
+    come through the absolute -I paths, the same in both builds.)"""
+    if not profile_extra:
+        return src, None
+    p = Path(src).resolve()
+    return p.name, str(p.parent)
+
+
+def c_command(cc: str, base: list[str], flags: list[str], name: str, target: str,
+              profile_dir: str, work: Path, src: str, obj: Path) -> tuple[list[str], str | None]:
+    """The compile of one measured C source of a variant, and the
+    directory to run it in (cc_source); its dependencies go to OBJ.d."""
+    is_clang = 'clang' in Path(cc).name
+    kernel_flags = [f for f in base if not (is_clang and f in GCC_ONLY)]
+    vflags, extra = profile_args(flags, target, profile_dir, work, src)
+    csrc, cwd = cc_source(src, extra)
+    if cwd and profile_dir and not any(f == '-fprofile-arcs' for f in flags):
+        stage_profile(profile_dir, work, cwd, profile_name(src))
+    return [cc, *kernel_flags, *(CLANG_EXTRA if is_clang else []),
+            *SECTION_FLAGS, *vflags, *extra, f'-DKFRONT_VARIANT={c_string(name)}',
+            '-MD', '-MF', str(obj.with_suffix('.d').resolve()), '-c', csrc,
+            '-o', str(obj.resolve())], cwd
 
 
 def build(args: argparse.Namespace) -> int:
@@ -223,7 +276,6 @@ def build(args: argparse.Namespace) -> int:
     tag = f'{args.index:02d}.{args.name}'
     flags = shlex.split(args.flags)
     base = shlex.split(args.cflags)
-    is_clang = 'clang' in Path(args.cc).name
     if args.profile_dir == '-':
         args.profile_dir = ''
     if args.profile_dir:
@@ -240,18 +292,15 @@ def build(args: argparse.Namespace) -> int:
     for i, src in enumerate([*args.sources, str(entry)]):
         obj = work / f'{i:03d}_{Path(src).stem}.o'
         dfile = obj.with_suffix('.d')
+        cwd = None
         if src.endswith('.asm'):
             run(['nasm', '-f', 'elf64', '-Wall', '-MD', str(dfile), '-o', str(obj), src])
         else:
-            kernel_flags = [f for f in base if not (is_clang and f in GCC_ONLY)]
-            vflags, extra = profile_args(flags, args.target, args.profile_dir, work, src)
-            cmd = [args.cc, *kernel_flags, *(CLANG_EXTRA if is_clang else []),
-                   *SECTION_FLAGS, *vflags, *extra,
-                   f'-DKFRONT_VARIANT={c_string(args.name)}',
-                   '-MD', '-MF', str(dfile), '-c', cc_source(src, extra), '-o', str(obj)]
-            run(cmd)
+            cmd, cwd = c_command(args.cc, base, flags, args.name, args.target,
+                                 args.profile_dir, work, src, obj)
+            run(cmd, cwd)
         objs.append(str(obj))
-        deps += read_deps(dfile)
+        deps += read_deps(dfile, cwd)
     script = work / 'variant.ld'
     script.write_text(linker_script(tag))
     combined = work / 'combined.o'

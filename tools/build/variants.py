@@ -63,24 +63,48 @@ def load(path: Path) -> list[Variant]:
     return out
 
 
-def meson_lines(variants: list[Variant], build: Path) -> list[str]:
+def meson_lines(variants: list[Variant], build: Path,
+                root: Path = pgo_profile.ROOT) -> list[str]:
     """One line per variant for meson.build: name, cc, flags, profile
-    directory ('-' for none: a blank last field would be stripped). A profile-using variant without a profile is
-    left out, with a note line ('#note' and the text) saying why; one with
-    a stale profile is an error (pgo_profile.ProfileError)."""
+    directory ('-' for none: a blank last field would be stripped). A
+    profile-using variant without a usable profile (none yet, or one
+    trained on another source tree) is left out, with a note line ('#note'
+    and the text) saying why and which command trains a new one: the other
+    variants still build, and never silently with a stale profile."""
     lines = []
     for v in variants:
         pdir = '-'
         if v.profile:
-            d = pgo_profile.profile_dir(build, v.profile)
-            if not (d / 'profile.json').exists():
-                lines.append(f'#note\tvariant {v.name} left out of the image: no profile '
-                             f"for {v.profile} in {d} (run ./kfront pgo --train '{v.profile}')")
+            why = left_out_reason(v, build, root)
+            if why:
+                lines.append(f'#note\tvariant {v.name} left out of the image: {why}')
                 continue
-            pgo_profile.load(d)
-            pdir = str(d)
+            pdir = str(pgo_profile.profile_dir(build, v.profile))
         lines.append('\t'.join([v.name, v.cc, ' '.join(v.flags), pdir]))
     return lines
+
+
+def left_out_reason(v: Variant, build: Path, root: Path = pgo_profile.ROOT) -> str:
+    """Why a profile-using variant cannot be built now ('' when it can)."""
+    d = pgo_profile.profile_dir(build, v.profile)
+    if not (d / 'profile.json').exists():
+        return f"no profile for {v.profile} in {d} (run ./kfront pgo --train '{v.profile}')"
+    try:
+        pgo_profile.load(d, root)
+    except pgo_profile.ProfileError as exc:
+        return str(exc)
+    return ''
+
+
+def left_out(variants: list[Variant], build: Path,
+             root: Path = pgo_profile.ROOT) -> dict[str, str]:
+    """The variants the build leaves out, each with its reason."""
+    out = {}
+    for v in variants:
+        why = left_out_reason(v, build, root) if v.profile else ''
+        if why:
+            out[v.name] = why
+    return out
 
 
 def main() -> int:
@@ -91,9 +115,6 @@ def main() -> int:
         variants = load(Path(sys.argv[2]))
         lines = meson_lines(variants, Path(sys.argv[3]))
     except VariantError as exc:
-        print(f'error: {exc}', file=sys.stderr)
-        return 1
-    except pgo_profile.ProfileError as exc:
         print(f'error: {exc}', file=sys.stderr)
         return 1
     if not any(not ln.startswith('#note') for ln in lines):

@@ -13,6 +13,9 @@ from typing import TextIO
 
 from kfront import paths, term
 
+sys.path.insert(0, str(paths.ROOT / 'tools' / 'build'))
+import pgo_profile  # noqa: E402  (tools/build/pgo_profile.py)
+
 
 # Set by `kfront test` for its worker processes: this tree is built.
 BUILT_ENV = 'KFRONT_TREE_BUILT'
@@ -33,16 +36,32 @@ def _options_in_effect(build: Path, opts: list[str]) -> bool:
     return True
 
 
+PROFILE_DIR_RE = re.compile(r"--profile-dir=(/[^\s']+)")
+
+
 def _profile_newer(build: Path) -> bool:
     """A training profile (build/pgo/SET/profile.json, docs/pgo.md) newer
-    than the configuration: the variant table's profile-using variants are
-    chosen at configure time, so configure again."""
+    than the configuration, or one the configuration uses that no longer
+    fits the source tree: the variant table's profile-using variants are
+    chosen at configure time (a stale profile leaves its variant out), so
+    configure again."""
     try:
         configured = (build / 'build.ninja').stat().st_mtime
     except OSError:
         return False
-    return any(p.stat().st_mtime > configured
-               for p in (paths.BUILD / 'pgo').glob('*/profile.json'))
+    if any(p.stat().st_mtime > configured
+           for p in (paths.BUILD / 'pgo').glob('*/profile.json')):
+        return True
+    try:
+        used = set(PROFILE_DIR_RE.findall((build / 'build.ninja').read_text()))
+    except OSError:
+        return False
+    for d in used:
+        try:
+            pgo_profile.load(Path(d))
+        except pgo_profile.ProfileError:
+            return True
+    return False
 
 
 def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bool:
@@ -53,6 +72,7 @@ def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bo
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if res.returncode != 0:
                 sys.stdout.write(res.stdout)
+            _show_left_out(res.stdout)
             return res.returncode == 0
         if opts and not _options_in_effect(build, opts):
             res = subprocess.run(['meson', 'configure', str(build), *opts],
@@ -68,7 +88,16 @@ def configure(build: Path = paths.BUILD, options: list[str] | None = None) -> bo
         sys.stderr.write(res.stdout)
         print('kfront: meson setup failed', file=sys.stderr)
         return False
+    _show_left_out(res.stdout)
     return True
+
+
+def _show_left_out(meson_output: str) -> None:
+    """Meson's warnings about variants left out of the image (no usable
+    profile), which the quiet build would otherwise hide."""
+    for line in meson_output.splitlines():
+        if 'left out of the image' in line:
+            print(f'kfront: {line.strip()}', file=sys.stderr, flush=True)
 
 
 def build(build: Path = paths.BUILD, targets: list[str] | None = None,

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths,
-                    output, report, results, term, vg)
+                    output, pgo, report, results, term, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -59,6 +59,9 @@ def suite_args(args: argparse.Namespace) -> list[str]:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
+    problem = pgo.unavailable_variants(args.variants, pgo.configured_variants_file())
+    if problem:
+        return f'--variants: {problem}'
     problem = (kargs.check_lists(args.variants, args.bench)
                or names.selection_problem(args.variants, args.bench)
                or names.kernel_args_problem(list(args.extra)))

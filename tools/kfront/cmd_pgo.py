@@ -37,14 +37,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def train(args: argparse.Namespace, out: Path) -> dict[str, Any] | None:
-    tbuild = paths.BUILD / 'pgo-train'
+TRAIN_BUILD = paths.BUILD / 'pgo-train'
+
+
+def build_training_image() -> bool:
+    """The training image (its one variant arc-profiled) in build/pgo-train."""
     ini = paths.BUILD / 'pgo' / 'train-variants.ini'
     ini.parent.mkdir(parents=True, exist_ok=True)
     ini.write_text(pgo.train_variants_ini())
+    return build.build(TRAIN_BUILD, targets=['iso/kfront.iso'],
+                       options=[f'-Dvariants_file={ini}'])
+
+
+def train(args: argparse.Namespace, out: Path) -> dict[str, Any] | None:
+    tbuild = TRAIN_BUILD
     print(f'kfront pgo: building the training image in {tbuild}', flush=True)
-    if not build.build(tbuild, targets=['iso/kfront.iso'],
-                       options=[f'-Dvariants_file={ini}']):
+    if not build_training_image():
         return None
     log = out / 'train.log'
     kargs = [f'bench={args.train}'] + (['quick'] if args.quick else [])

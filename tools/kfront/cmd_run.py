@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, qemu,
-                    output, report, results, robustness, sim, size, term, truth)
+from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, pgo,
+                    qemu, output, report, results, robustness, sim, size, term, truth)
 from kfront.runhost import HOST_KEYS, run_host
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
@@ -102,6 +102,10 @@ def check_args(args: argparse.Namespace) -> str | None:
         return f'--footprint takes comma-separated numbers, got {args.footprint!r}'
     if args.variants_file is not None and not args.variants_file.is_file():
         return f'--variants-file {args.variants_file}: no such file'
+    problem = pgo.unavailable_variants(
+        args.variants, args.variants_file or paths.ROOT / 'bench' / 'variants.ini')
+    if problem:
+        return f'--variants: {problem}'
     problem = qemu.kernel_arg_problem(list(args.extra)) or machine_problem(args)
     if problem:
         return problem
