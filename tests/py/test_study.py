@@ -57,6 +57,7 @@ class Render(unittest.TestCase):
         self.assertIn('| net.x | 0.70 [0.66, 0.72] * | 1.350 | 1.200 | 0.00 / 0.00 |', text)
         self.assertNotIn('calib.empty', text)
         self.assertIn('- CPU: Test CPU', text)
+        self.assertIn('Fast string copies (CPUID): not recorded', text)
         self.assertIn('### net.x', text)
         self.assertIn('--counter sim.instructions --footprint 0', text)
         self.assertIn('What the simulator cannot see', text)

@@ -277,6 +277,10 @@ def render(inp: Inputs) -> str:
                 f'{machine.get("family")}, model {machine.get("model")}); '
                 f'hypervisor: {str(machine.get("hypervisor") or "none").strip()}',
                 f'- PMU: {"available" if pmu.get("available") else "unavailable: " + str(pmu.get("reason"))}',
+                '- Fast string copies (CPUID): ' + (', '.join(
+                    f for f in machine.get('features', []) if f in ('erms', 'fsrm'))
+                    or ('neither ERMS nor FSRM' if 'features' in machine
+                        else 'not recorded by this host run')),
                 '- Real-CPU figures are TSC per operation of the host harness (user '
                 'space, variants interleaved, median over runs, 95% bootstrap interval; '
                 '`*`: significant after Holm). Simulated figures are exact counts in '
