@@ -209,7 +209,7 @@ class Selection(unittest.TestCase):
         self.assertEqual(sorted(listed_names(unknown_bench_boot(), 'benchmarks')),
                          sorted(b.name for b in names.benchmarks()))
         self.assertEqual(listed_names(unknown_variant_boot(), 'variants'),
-                         names.variant_names(names.configured_variants_file()))
+                         names.image_variants(names.configured_variants_file()))
 
     def test_every_bench_and_variant_at_the_limit(self) -> None:
         """A bench= list naming every benchmark and a variant= list naming

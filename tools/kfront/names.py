@@ -40,6 +40,13 @@ def variant_names(path: Path) -> list[str]:
     return _SECTION_RE.findall(path.read_text(encoding='utf-8'))
 
 
+def image_variants(path: Path) -> list[str]:
+    """The variants of the file that the image holds: one left out for
+    want of a profile is not a valid name (kfront pgo says how to add it)."""
+    gone = pgo.left_out_names(path)
+    return [n for n in variant_names(path) if n not in gone]
+
+
 def configured_variants_file(build: Path = paths.BUILD) -> Path:
     """The variants file the build directory was configured with (what the
     image in it holds), else bench/variants.ini."""
@@ -125,10 +132,7 @@ def selection_problem(variants: str | None, bench: str | None,
     if variants is not None:
         vfile = variants_file or configured_variants_file()
         try:
-            # what the image holds: a variant left out for want of a
-            # profile is not a valid name (kfront pgo says how to add it)
-            gone = pgo.left_out_names(vfile)
-            vnames = [n for n in variant_names(vfile) if n not in gone]
+            vnames = image_variants(vfile)
         except OSError as exc:
             return f'cannot read the variants file: {exc}'
         problem = list_problem('variants', variants, vnames)
