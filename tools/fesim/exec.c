@@ -31,6 +31,17 @@ static int gran_index(u32 shift, bool is_win)
 	return fs.n_gran++;
 }
 
+/*
+ * A fresh generation (struct model.gen): no memo was ever recorded under
+ * it. Values are never reused, so a generation names one cache state; only
+ * fill_dropped() goes back to an older one, and only when the caches are
+ * again exactly in that state.
+ */
+static void gen_bump(struct model *m)
+{
+	m->gen = ++m->gen_seq;
+}
+
 static void model_reset_last(struct model *m)
 {
 	m->last_line = m->last_win = m->last_page = FESIM_NO_TAG;
@@ -105,6 +116,7 @@ static void models_flush(void)
 			sa_flush(&fs.models[i].stlb);
 		uop_flush(&fs.models[i].uop);
 		model_reset_last(&fs.models[i]);
+		gen_bump(&fs.models[i]);
 	}
 }
 
@@ -203,7 +215,7 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 			prev_missed = false;
 			continue;
 		}
-		m->gen++;
+		gen_bump(m);
 		r = sa_access(&m->l1i, b[j].id, &victim);
 		if (r != SA_MISS) {
 			prev_missed = false;
@@ -243,6 +255,22 @@ static void uop_deliver(struct model_ctr *d, bool hit, u32 uops)
 }
 
 /*
+ * The entry being filled was dropped: it needs more ways than a window may
+ * use. Such an entry is never cached, and if nothing else changed since its
+ * lookup (no eviction it forced, no other lookup that was not an MRU hit)
+ * the caches are exactly as they were before it: the generation goes back
+ * to the one they had then, so the replay memos recorded under it stay
+ * usable. Without this every lookup of a window that can never be cached
+ * would end the memo of all the code around it.
+ */
+static void fill_dropped(struct model *m)
+{
+	if (m->fill_pure && m->gen == m->fill_gen &&
+	    m->uop.changes == m->fill_changes)
+		m->gen = m->fill_base;
+}
+
+/*
  * Fill mode: the legacy decoders deliver instructions @k.. and the uop
  * cache stores them in the entry the stream started, way by way. A jump
  * the JCC erratum hits makes the whole window uncacheable; an entry that
@@ -274,12 +302,15 @@ static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 			grown = ways;
 			if (!uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
 				m->uop_mode = UOP_LEGACY;
+				fill_dropped(m);
 				return;
 			}
 		}
 	}
-	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end))
+	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
 		m->uop_mode = UOP_LEGACY;
+		fill_dropped(m);
+	}
 }
 
 /*
@@ -294,6 +325,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 {
 	u32 off = in[k].off, n = b->ins_n, j;
 	struct uop_entry *e;
+	u64 gen;
 
 	d->uop_lookups++;
 	m->last_win = b->id;
@@ -311,7 +343,8 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 		uop_deliver(d, false, uins_uops(in, k, n));
 		return n;
 	}
-	m->gen++;
+	gen = m->gen;
+	gen_bump(m);
 	e = uop_lookup(&m->uop, b->id, off);
 	if (e && e->end > off) {
 		m->uop_mode = UOP_HIT;
@@ -322,6 +355,11 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	}
 	d->uop_misses++;
 	uop_deliver(d, false, uins_uops(in, k, n));
+	/* a lookup that found nothing changed nothing (fill_dropped()) */
+	m->fill_pure = !e;
+	m->fill_base = gen;
+	m->fill_gen = m->gen;
+	m->fill_changes = m->uop.changes;
 	m->uop_mode = uop_insert(&m->uop, b->id, off) ? UOP_FILL : UOP_LEGACY;
 	uop_pack_start(&m->pack);
 	uop_fill(m, b->id, in, k, n);
@@ -345,7 +383,11 @@ static u32 uop_continue(struct model *m, const struct blk *b,
 			d->uop_hit_uops += in[j].uops;
 		return j;
 	case UOP_FILL:
-		m->gen++;
+		/* a generation the fill did not set: something else changed */
+		if (m->gen != m->fill_gen)
+			m->fill_pure = false;
+		gen_bump(m);
+		m->fill_gen = m->gen;
 		uop_deliver(d, false, b->uops);
 		uop_fill(m, b->id, in, 0, n);
 		return n;
@@ -393,7 +435,7 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 		m->last_page = b[j].id;
 		if (sa_is_mru(&m->itlb, b[j].id))
 			continue;
-		m->gen++;
+		gen_bump(m);
 		if (sa_access(&m->itlb, b[j].id, &victim) != SA_MISS)
 			continue;
 		d->itlb_l1_misses++;
