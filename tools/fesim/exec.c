@@ -624,8 +624,12 @@ static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
 		struct memo *mo = &ti->memos[(s - ti->segs) * fs.n_models + i];
-		struct model_ctr before = t->m[i];
+		struct model_ctr before;
 
+		/* the copy only for the function rows: without them it is
+		 * a measurable part of this callback */
+		if (row)
+			before = t->m[i];
 		if (!memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
 		if (row)
