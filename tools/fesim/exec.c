@@ -630,7 +630,7 @@ static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
 		 * a measurable part of this callback */
 		if (row)
 			before = t->m[i];
-		if (!memo_replay(m, mo, taken, &t->m[i]))
+		if (!fs.memo || !memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
 		if (row)
 			attribute_misses(row, i, &t->m[i], &before);

@@ -200,6 +200,8 @@ struct fesim {
 	u32 gran_is_win[FESIM_MAX_GRAN];
 	u32 page_shift;		/* 12 or 21: the assumed page size */
 	bool cold;		/* flush the models at every region begin */
+	bool memo;		/* replay memos on (memo=off: every lookup done,
+				 * the same counts, slower; for the tests) */
 	const char *out_path;
 	bool system;
 
