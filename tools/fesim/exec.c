@@ -236,11 +236,14 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 	}
 }
 
-/* Uops of instructions @k.. of a window block. */
-static u32 uins_uops(const struct uinsn *in, u32 k, u32 n)
+/* Uops of instructions @k.. of window block @b (all of them: the sum the
+ * translation stored, without a loop over the instructions). */
+static u32 uins_uops(const struct blk *b, const struct uinsn *in, u32 k)
 {
-	u32 uops = 0;
+	u32 uops = 0, n = b->ins_n;
 
+	if (!k)
+		return b->uops;
 	for (; k < n; k++)
 		uops += in[k].uops;
 	return uops;
@@ -332,7 +335,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	m->uop_entry = off;
 	if (uop_is_mru(&m->uop, b->id, off, in[n - 1].end)) {
 		m->uop_mode = UOP_HIT;	/* changes no state: no gen bump */
-		uop_deliver(d, true, uins_uops(in, k, n));
+		uop_deliver(d, true, uins_uops(b, in, k));
 		m->uop_end = m->uop.e[(b->id & (m->uop.sets - 1)) *
 				      m->uop.ways].end;
 		return n;
@@ -340,7 +343,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	if (m->cfg.uop_jcc_erratum && uop_nocache_has(&m->uop, b->id)) {
 		m->uop_mode = UOP_LEGACY;
 		d->uop_misses++;
-		uop_deliver(d, false, uins_uops(in, k, n));
+		uop_deliver(d, false, uins_uops(b, in, k));
 		return n;
 	}
 	gen = m->gen;
@@ -354,7 +357,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 		return j;
 	}
 	d->uop_misses++;
-	uop_deliver(d, false, uins_uops(in, k, n));
+	uop_deliver(d, false, uins_uops(b, in, k));
 	/* a lookup that found nothing changed nothing (fill_dropped()) */
 	m->fill_pure = !e;
 	m->fill_base = gen;
@@ -379,6 +382,11 @@ static u32 uop_continue(struct model *m, const struct blk *b,
 
 	switch (m->uop_mode) {
 	case UOP_HIT:
+		/* the usual case: the entry holds the whole block */
+		if (in[n - 1].off < m->uop_end) {
+			d->uop_hit_uops += b->uops;
+			return n;
+		}
 		for (j = 0; j < n && in[j].off < m->uop_end; j++)
 			d->uop_hit_uops += in[j].uops;
 		return j;
