@@ -607,5 +607,47 @@ class Determinism(unittest.TestCase):
         self.assertEqual(first, second)
 
 
+
+class MemoExact(unittest.TestCase):
+    """The replay memo (docs/fesim.md, "Speed") is an optimisation only:
+    with memo=off every lookup is done again, and every output must be
+    byte-identical. The programs cover windows that are never cached (the
+    generation goes back after a dropped fill), the JCC erratum, all three
+    policies and prefetch."""
+
+    SETTINGS = ("model=skylake:skylake@plru:skylake@random:zen4:zen4@random:"
+                "goldencove:goldencove@plru:skylake-nojcc:small")
+
+    def same(self, exe: Path, args: str, name: str,
+             cases: list[str] | None = None) -> None:
+        assert TOOLS is not None
+        texts = []
+        for memo in ("on", "off"):
+            out = TOOLS.dir / f"memo-{name}-{memo}.jsonl"
+            subprocess.run([QEMU, "-plugin",
+                            f"{TOOLS.plugin},{args},memo={memo},out={out}",
+                            str(exe)] + (cases or []), check=True,
+                           timeout=120, stdout=subprocess.DEVNULL)
+            texts.append(out.read_text())
+        self.assertTrue(texts[0].count('"type":"region"') > 0)
+        self.assertEqual(texts[0], texts[1], name)
+
+    def test_uop_cases(self) -> None:
+        assert TOOLS is not None
+        self.same(TOOLS.build_uop_cases(), self.SETTINGS, "uop")
+
+    def test_policy_cases(self) -> None:
+        assert TOOLS is not None
+        exe = TOOLS.build_policy_cases()
+        self.same(exe, self.SETTINGS, "policy")
+        self.same(exe, self.SETTINGS + ",cold=on", "policy-cold")
+
+    def test_validation_program(self) -> None:
+        assert TOOLS is not None
+        self.same(TOOLS.exe, self.SETTINGS, "validate",
+                  ["loop_fit=20", "loop_2x=5", "conflict9=300",
+                   "dsb_fit=300", "dsb_dense=300", "split=5"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -196,6 +196,7 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 
 void uop_flush(struct uop_cache *u)
 {
+	u->changes++;
 	memset(u->n, 0, u->sets * sizeof(*u->n));
 	memset(u->used, 0, u->sets * sizeof(*u->used));
 	u->rng = rng_start(u->seed);
@@ -333,12 +334,14 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways)
 
 	while (uop_window_ways(u, s, win, i) + ways > u->max_ways) {
 		v = uop_lru_victim(u, s, win, i);
+		u->changes++;
 		uop_remove(u, s, v);
 		if (v < i)
 			i--;
 	}
 	while (u->used[s] + extra > u->ways) {
 		v = uop_lru_victim(u, s, FESIM_NO_TAG, i);
+		u->changes++;
 		uop_remove(u, s, v);
 		if (v < i)
 			i--;
@@ -352,12 +355,16 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off)
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	int i = uop_find(u, s, win, off);
 
-	if (i >= 0)
+	if (i >= 0) {
+		u->changes++;
 		uop_remove(u, s, i);
-	if (u->n[s] == u->ways)	/* no entry slot left: drop the LRU one */
+	}
+	if (u->n[s] == u->ways) {	/* no entry slot left: drop the LRU one */
+		u->changes++;
 		uop_remove(u, s, u->policy == POL_RANDOM ?
 			   uop_lru_victim(u, s, FESIM_NO_TAG, -1) :
 			   (int)u->n[s] - 1);
+	}
 	memmove(set + 1, set, u->n[s] * sizeof(*set));
 	set[0].win = win;
 	set[0].off = off;
@@ -395,10 +402,12 @@ void uop_invalidate(struct uop_cache *u, u64 win)
 	u32 i = 0;
 
 	while (i < u->n[s]) {
-		if (set[i].win == win)
+		if (set[i].win == win) {
+			u->changes++;
 			uop_remove(u, s, i);
-		else
+		} else {
 			i++;
+		}
 	}
 }
 
@@ -446,6 +455,7 @@ int uop_nocache_add(struct uop_cache *u, u64 win)
 		return -1;
 	h = uop_nocache_slot(u, win);
 	if (u->nocache[h] != win) {
+		u->changes++;
 		u->nocache[h] = win;
 		u->nocache_n++;
 	}

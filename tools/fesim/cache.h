@@ -132,6 +132,11 @@ struct uop_cache {
 	u16 *used;		/* ways in use per set */
 	u32 policy;		/* POL_LRU or POL_RANDOM */
 	u64 seed, rng;
+	/* bumped by every change to another entry than the one being
+	 * filled (an eviction, an invalidation, a window marked never
+	 * cached, a flush): a fill dropped with this unchanged left the
+	 * cache as it found it (exec.c, fill_dropped()) */
+	u64 changes;
 	/* windows never cached (JCC erratum): an open-addressing set */
 	u64 *nocache;
 	u32 nocache_cap, nocache_n;

@@ -31,6 +31,17 @@ static int gran_index(u32 shift, bool is_win)
 	return fs.n_gran++;
 }
 
+/*
+ * A fresh generation (struct model.gen): no memo was ever recorded under
+ * it. Values are never reused, so a generation names one cache state; only
+ * fill_dropped() goes back to an older one, and only when the caches are
+ * again exactly in that state.
+ */
+static void gen_bump(struct model *m)
+{
+	m->gen = ++m->gen_seq;
+}
+
 static void model_reset_last(struct model *m)
 {
 	m->last_line = m->last_win = m->last_page = FESIM_NO_TAG;
@@ -105,6 +116,7 @@ static void models_flush(void)
 			sa_flush(&fs.models[i].stlb);
 		uop_flush(&fs.models[i].uop);
 		model_reset_last(&fs.models[i]);
+		gen_bump(&fs.models[i]);
 	}
 }
 
@@ -203,7 +215,7 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 			prev_missed = false;
 			continue;
 		}
-		m->gen++;
+		gen_bump(m);
 		r = sa_access(&m->l1i, b[j].id, &victim);
 		if (r != SA_MISS) {
 			prev_missed = false;
@@ -224,11 +236,14 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 	}
 }
 
-/* Uops of instructions @k.. of a window block. */
-static u32 uins_uops(const struct uinsn *in, u32 k, u32 n)
+/* Uops of instructions @k.. of window block @b (all of them: the sum the
+ * translation stored, without a loop over the instructions). */
+static u32 uins_uops(const struct blk *b, const struct uinsn *in, u32 k)
 {
-	u32 uops = 0;
+	u32 uops = 0, n = b->ins_n;
 
+	if (!k)
+		return b->uops;
 	for (; k < n; k++)
 		uops += in[k].uops;
 	return uops;
@@ -240,6 +255,22 @@ static void uop_deliver(struct model_ctr *d, bool hit, u32 uops)
 		d->uop_hit_uops += uops;
 	else
 		d->uop_miss_uops += uops;
+}
+
+/*
+ * The entry being filled was dropped: it needs more ways than a window may
+ * use. Such an entry is never cached, and if nothing else changed since its
+ * lookup (no eviction it forced, no other lookup that was not an MRU hit)
+ * the caches are exactly as they were before it: the generation goes back
+ * to the one they had then, so the replay memos recorded under it stay
+ * usable. Without this every lookup of a window that can never be cached
+ * would end the memo of all the code around it.
+ */
+static void fill_dropped(struct model *m)
+{
+	if (m->fill_pure && m->gen == m->fill_gen &&
+	    m->uop.changes == m->fill_changes)
+		m->gen = m->fill_base;
 }
 
 /*
@@ -274,12 +305,15 @@ static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 			grown = ways;
 			if (!uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
 				m->uop_mode = UOP_LEGACY;
+				fill_dropped(m);
 				return;
 			}
 		}
 	}
-	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end))
+	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
 		m->uop_mode = UOP_LEGACY;
+		fill_dropped(m);
+	}
 }
 
 /*
@@ -294,13 +328,14 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 {
 	u32 off = in[k].off, n = b->ins_n, j;
 	struct uop_entry *e;
+	u64 gen;
 
 	d->uop_lookups++;
 	m->last_win = b->id;
 	m->uop_entry = off;
 	if (uop_is_mru(&m->uop, b->id, off, in[n - 1].end)) {
 		m->uop_mode = UOP_HIT;	/* changes no state: no gen bump */
-		uop_deliver(d, true, uins_uops(in, k, n));
+		uop_deliver(d, true, uins_uops(b, in, k));
 		m->uop_end = m->uop.e[(b->id & (m->uop.sets - 1)) *
 				      m->uop.ways].end;
 		return n;
@@ -308,10 +343,11 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	if (m->cfg.uop_jcc_erratum && uop_nocache_has(&m->uop, b->id)) {
 		m->uop_mode = UOP_LEGACY;
 		d->uop_misses++;
-		uop_deliver(d, false, uins_uops(in, k, n));
+		uop_deliver(d, false, uins_uops(b, in, k));
 		return n;
 	}
-	m->gen++;
+	gen = m->gen;
+	gen_bump(m);
 	e = uop_lookup(&m->uop, b->id, off);
 	if (e && e->end > off) {
 		m->uop_mode = UOP_HIT;
@@ -321,7 +357,12 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 		return j;
 	}
 	d->uop_misses++;
-	uop_deliver(d, false, uins_uops(in, k, n));
+	uop_deliver(d, false, uins_uops(b, in, k));
+	/* a lookup that found nothing changed nothing (fill_dropped()) */
+	m->fill_pure = !e;
+	m->fill_base = gen;
+	m->fill_gen = m->gen;
+	m->fill_changes = m->uop.changes;
 	m->uop_mode = uop_insert(&m->uop, b->id, off) ? UOP_FILL : UOP_LEGACY;
 	uop_pack_start(&m->pack);
 	uop_fill(m, b->id, in, k, n);
@@ -341,11 +382,20 @@ static u32 uop_continue(struct model *m, const struct blk *b,
 
 	switch (m->uop_mode) {
 	case UOP_HIT:
+		/* the usual case: the entry holds the whole block */
+		if (in[n - 1].off < m->uop_end) {
+			d->uop_hit_uops += b->uops;
+			return n;
+		}
 		for (j = 0; j < n && in[j].off < m->uop_end; j++)
 			d->uop_hit_uops += in[j].uops;
 		return j;
 	case UOP_FILL:
-		m->gen++;
+		/* a generation the fill did not set: something else changed */
+		if (m->gen != m->fill_gen)
+			m->fill_pure = false;
+		gen_bump(m);
+		m->fill_gen = m->gen;
 		uop_deliver(d, false, b->uops);
 		uop_fill(m, b->id, in, 0, n);
 		return n;
@@ -393,7 +443,7 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 		m->last_page = b[j].id;
 		if (sa_is_mru(&m->itlb, b[j].id))
 			continue;
-		m->gen++;
+		gen_bump(m);
 		if (sa_access(&m->itlb, b[j].id, &victim) != SA_MISS)
 			continue;
 		d->itlb_l1_misses++;
@@ -582,9 +632,13 @@ static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
 		struct memo *mo = &ti->memos[(s - ti->segs) * fs.n_models + i];
-		struct model_ctr before = t->m[i];
+		struct model_ctr before;
 
-		if (!memo_replay(m, mo, taken, &t->m[i]))
+		/* the copy only for the function rows: without them it is
+		 * a measurable part of this callback */
+		if (row)
+			before = t->m[i];
+		if (!fs.memo || !memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
 		if (row)
 			attribute_misses(row, i, &t->m[i], &before);

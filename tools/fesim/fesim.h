@@ -97,8 +97,15 @@ struct model {
 	u8 uop_mode;		/* UOP_HIT, UOP_FILL or UOP_LEGACY */
 	u8 uop_entry, uop_end;
 	struct uop_pack pack;
-	u64 gen;		/* bumped by every lookup that is not a
-				 * state-preserving MRU hit */
+	u64 gen;		/* labels the model's cache state: set to a
+				 * fresh value by every lookup that is not a
+				 * state-preserving MRU hit (exec.c) */
+	u64 gen_seq;		/* the last fresh value handed out */
+	/* the fill in progress (UOP_FILL): the generation before its lookup,
+	 * the one its last step set, the uop cache's change count when it
+	 * started, and whether it has been the only change since */
+	u64 fill_base, fill_gen, fill_changes;
+	bool fill_pure;
 };
 
 enum { UOP_HIT, UOP_FILL, UOP_LEGACY };
@@ -193,6 +200,8 @@ struct fesim {
 	u32 gran_is_win[FESIM_MAX_GRAN];
 	u32 page_shift;		/* 12 or 21: the assumed page size */
 	bool cold;		/* flush the models at every region begin */
+	bool memo;		/* replay memos on (memo=off: every lookup done,
+				 * the same counts, slower; for the tests) */
 	const char *out_path;
 	bool system;
 

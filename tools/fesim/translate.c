@@ -356,6 +356,82 @@ static void resolve_pairs(struct tb_insn *in, size_t n)
 	}
 }
 
+static size_t align8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+/*
+ * Move what the builder made into one allocation holding only what is
+ * used: the TB info, its segments, their memos, then each granularity's
+ * blocks, the footprint records and the uop descriptors, back to back.
+ * tb_exec() reads all of them on every run of the TB; the builder's arrays
+ * are sized for the worst case (mostly empty) and spread over many cache
+ * lines, which made the exec callback wait on memory.
+ */
+static struct tb_info *tb_pack(struct builder *b)
+{
+	struct tb_info *old = b->ti, *ti;
+	struct seg *last = &old->segs[old->n_segs - 1];
+	u32 n_blk[FESIM_MAX_GRAN], blk_base[FESIM_MAX_GRAN];
+	u32 uin_base[FESIM_MAX_GRAN];
+	u32 tot_blk = 0, tot_uins = 0, n_fp = last->fp_first + last->fp_n;
+	size_t n_memo = (size_t)old->n_segs * fs.n_models;
+	size_t o_segs, o_memos, o_blks, o_fps, o_uins, size;
+	u32 i, j;
+	int g;
+	char *mem;
+
+	for (g = 0; g < fs.n_gran; g++) {
+		n_blk[g] = last->blk_first[g] + last->blk_n[g] - g * b->cap_blk;
+		blk_base[g] = tot_blk;
+		tot_blk += n_blk[g];
+		uin_base[g] = tot_uins;
+		tot_uins += b->n_uins[g];
+	}
+	o_segs = align8(sizeof(*ti));
+	o_memos = align8(o_segs + sizeof(struct seg) * old->n_segs);
+	o_blks = align8(o_memos + sizeof(struct memo) * n_memo);
+	o_fps = align8(o_blks + sizeof(struct blk) * tot_blk);
+	o_uins = align8(o_fps + sizeof(struct fp_ref) * n_fp);
+	size = o_uins + sizeof(struct uinsn) * (tot_uins ? tot_uins : 1);
+	mem = calloc(1, size);
+	if (!mem)
+		abort();
+	ti = (struct tb_info *)mem;
+	*ti = *old;
+	ti->segs = (struct seg *)(mem + o_segs);
+	ti->memos = (struct memo *)(mem + o_memos);
+	ti->blks = (struct blk *)(mem + o_blks);
+	ti->fps = (struct fp_ref *)(mem + o_fps);
+	ti->uins = (struct uinsn *)(mem + o_uins);
+	memcpy(ti->segs, old->segs, sizeof(struct seg) * old->n_segs);
+	memcpy(ti->fps, old->fps, sizeof(struct fp_ref) * n_fp);
+	for (g = 0; g < fs.n_gran; g++) {
+		u32 from = g * b->cap_blk;
+
+		for (j = 0; j < n_blk[g]; j++) {
+			struct blk *d = &ti->blks[blk_base[g] + j];
+
+			*d = old->blks[from + j];
+			if (fs.gran_is_win[g])
+				d->ins_first = d->ins_first - g * b->cap_uins +
+					       uin_base[g];
+		}
+		memcpy(ti->uins + uin_base[g], old->uins + g * b->cap_uins,
+		       sizeof(struct uinsn) * b->n_uins[g]);
+		for (i = 0; i < ti->n_segs; i++)
+			ti->segs[i].blk_first[g] = ti->segs[i].blk_first[g] -
+						   from + blk_base[g];
+	}
+	free(old->segs);
+	free(old->blks);
+	free(old->fps);
+	free(old->uins);
+	free(old);
+	return ti;
+}
+
 struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -413,9 +489,6 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 		ti->last_branch = in[n - 1].info.branch;
 	}
 	free(in);
-	ti->memos = calloc((size_t)ti->n_segs * fs.n_models, sizeof(*ti->memos));
-	if (!ti->memos)
-		abort();
 	fs.n_translations++;
-	return ti;
+	return tb_pack(&b);
 }
