@@ -72,13 +72,15 @@ class TestSimChoice(unittest.TestCase):
         args = ns(quick=False)
         self.assertEqual(cmd_run.kernel_args(args), ['exit=qemu'])
         self.assertEqual(cmd_run.kernel_args(args, simulated=True),
-                         ['exit=qemu', f'runs={cmd_run.SIM_RUNS}', 'quick',
+                         ['exit=qemu', f'runs={cmd_run.SIM_RUNS}',
+                          f'budget_ms={cmd_run.SIM_BUDGET_MS}', 'quick',
                           f'footprint={cmd_run.FULL_SWEEP}'])
         self.assertEqual(cmd_run.kernel_args(ns(quick=True), simulated=True),
-                         ['exit=qemu', f'runs={cmd_run.SIM_RUNS}', 'quick'])
+                         ['exit=qemu', f'runs={cmd_run.SIM_RUNS}',
+                          f'budget_ms={cmd_run.SIM_BUDGET_MS}', 'quick'])
         # the user's runs= wins over the simulator's default
         self.assertEqual(cmd_run.kernel_args(ns(quick=True, extra=['runs=5']), True),
-                         ['exit=qemu', 'quick', 'runs=5'])
+                         ['exit=qemu', f'budget_ms={cmd_run.SIM_BUDGET_MS}', 'quick', 'runs=5'])
         self.assertIn('footprint=0', cmd_run.kernel_args(ns(quick=False, footprint='0'), True))
         params = (FIXTURES.parent.parent / "kernel" / "params.c").read_text(encoding="utf-8")
         self.assertIn(f'.key = "footprint", .type = PARAM_STR, .dflt_str = "{cmd_run.FULL_SWEEP}"',
