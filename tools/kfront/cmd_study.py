@@ -49,7 +49,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run, needs_setup=True)
 
 
+def shown(path: Path) -> Path:
+    """A path as the document prints it: relative to the tree when inside
+    it, so the commands work from any clone."""
+    try:
+        return path.resolve().relative_to(paths.ROOT.resolve())
+    except ValueError:
+        return path
+
+
 def commands(args: argparse.Namespace, out: Path) -> dict[str, list[str]]:
+    out = shown(out)
     quick = ['--quick'] if args.quick else []
     sweep = SWEEP[args.quick]
     host = ['./kfront', 'host', *quick, '--variants', VARIANTS, '--bench', BENCH]
@@ -114,11 +124,12 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
         sim=sim, host=host, hostvg=hostvg, kernel=paths.kernel_path(),
         host_programs={v: paths.BUILD / 'host' / f'kfront-host-{v}'
                        for v in VARIANTS.split(',')},
-        commands=[' '.join(c) for c in cmds.values()] +
-                 [f'./kfront study --from {out}   # this document again'],
-        sim_path=str(out / 'sim' / 'results.json'),
-        host_path=str(out / 'host' / 'results.json'),
-        hostvg_path=str(out / 'hostvg' / 'results.json'))
+        commands=[' '.join(str(shown(Path(a))) if a.startswith('/') else a for a in c)
+                  for c in cmds.values()] +
+                 [f'./kfront study --from {shown(out)}   # this document again'],
+        sim_path=str(shown(out) / 'sim' / 'results.json'),
+        host_path=str(shown(out) / 'host' / 'results.json'),
+        hostvg_path=str(shown(out) / 'hostvg' / 'results.json'))
     text = study.render(inp)
     text = text.replace('\n## How to reproduce\n', f'\n{note}\n\n## How to reproduce\n', 1)
     doc.parent.mkdir(parents=True, exist_ok=True)
