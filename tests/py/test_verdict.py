@@ -104,6 +104,13 @@ class TestVerdict(unittest.TestCase):
         lines = truthreport.verdict_lines(res)
         self.assertTrue(any(verdict.NOT_ROBUST in line for line in lines), lines)
 
+    def test_no_interval_is_no_verdict(self) -> None:
+        # a ratio without an interval (a zero median in the resamples) is
+        # neither a win nor "within noise": the medians are said plainly
+        line = verdict._no_interval("sched.pipe", "Os", "O2", {"Os": 0.0, "O2": 0.0001})
+        self.assertEqual(line, "sched.pipe: no verdict (no interval for the ratio): "
+                               "Os 0, O2 0.0001 per operation")
+
     def test_render_states_lower_is_better_once(self) -> None:
         lines = verdict.render(verdict.verdicts(self.res, ["pmu"]))
         self.assertEqual(lines[0], "Verdict (lower is better; baseline O2)")

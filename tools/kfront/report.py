@@ -715,13 +715,20 @@ def terminal_table(results: Results, color: bool) -> str:
             if isinstance(block, Table):
                 out += text_table(block.headers, block.rows, color) + [block.caption]
     hidden = truthreport.emulator_counters(results)
+    # With a primary table, the simulator's many counters (classes,
+    # per-model misses) stay in report.md/html: the terminal keeps the
+    # primary table, the other counters and the verdict readable.
+    more_sim = [c for c in counters_in(results) if primary and c.startswith("sim.")]
     for counter in counters_in(results):
-        if counter in hidden:
+        if counter in hidden or counter in more_sim:
             continue
         out.append("")
         out.append(f"{counter_heading(results, counter)} per operation "
                    f"(ratio to {results.baseline}; {SIG_NOTE})")
         out += text_table(RESULT_HEADERS, result_rows(results, counter), color)
+    if more_sim:
+        out += ["", f"{len(more_sim)} simulated counters per operation (sim.*, with ratios): "
+                "report.md and report.html"]
     for sec in truthreport.emulator_sections(results):
         out += ["", sec.title]
         for block in sec.blocks:

@@ -143,6 +143,13 @@ def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
     return value, stats._percentile(means, alpha), stats._percentile(means, 1 - alpha)
 
 
+def _no_interval(label: str, a: str, b: str, med: dict[str, float]) -> str:
+    """A point whose ratio has no interval (a median of 0 in the resamples,
+    too few runs): no verdict, and the medians said plainly."""
+    return (f"{label}: no verdict (no interval for the ratio): {a} {med[a]:g}, "
+            f"{b} {med[b]:g} per operation")
+
+
 def _point_line(label: str, variants: dict[str, Result], counter: str,
                 baseline: str, phrase: str) -> tuple[str, str]:
     """(winner or "", the sentence) for one point."""
@@ -152,6 +159,8 @@ def _point_line(label: str, variants: dict[str, Result], counter: str,
         r = variants[best].counters[counter].ratio
         if r is None:
             return "", f"{label}: {best} {med[best]:g} vs {baseline} {med[baseline]:g}: no ratio"
+        if r.lo is None or r.hi is None:
+            return "", _no_interval(label, best, baseline, med)
         if not r.marked:
             return "", f"{label}: no clear winner ({best} and {baseline} within noise: " \
                        f"{best}/{baseline} {_times(r, False)})"
@@ -163,6 +172,8 @@ def _point_line(label: str, variants: dict[str, Result], counter: str,
     r = variants[runner].counters[counter].ratio
     if r is None:
         return "", f"{label}: {best} {med[best]:g} vs {runner} {med[runner]:g}: no ratio"
+    if r.lo is None or r.hi is None:
+        return "", _no_interval(label, best, runner, med)
     if not r.marked:
         return "", f"{label}: no clear winner ({best} and {runner} within noise: " \
                    f"{runner}/{best} {_times(r, False)})"
