@@ -150,34 +150,36 @@ def _no_interval(label: str, a: str, b: str, med: dict[str, float]) -> str:
             f"{b} {med[b]:g} per operation")
 
 
+def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
+               med: dict[str, float], ratio_name: str, inverted: bool,
+               phrase: str) -> tuple[str, str]:
+    """(winner or "", the sentence) for winner against other, given the
+    ratio (named ratio_name, e.g. "Os/O2") that compares them; inverted:
+    the ratio is winner over other, so "times" reads it the other way."""
+    if r is None:
+        return "", f"{label}: {winner} {med[winner]:g} vs {other} {med[other]:g}: no ratio"
+    if r.lo is None or r.hi is None:
+        return "", _no_interval(label, winner, other, med)
+    if not r.marked:
+        return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
+                   f"{ratio_name} {_times(r, False)})"
+    return winner, f"{label}: {winner} {phrase.format(x=_times(r, inverted))} {other}"
+
+
 def _point_line(label: str, variants: dict[str, Result], counter: str,
                 baseline: str, phrase: str) -> tuple[str, str]:
     """(winner or "", the sentence) for one point."""
     med = {v: e.counters[counter].per_op.median for v, e in variants.items()}
     best = min(med, key=lambda v: (med[v], v != baseline))
     if best != baseline and baseline in variants:
-        r = variants[best].counters[counter].ratio
-        if r is None:
-            return "", f"{label}: {best} {med[best]:g} vs {baseline} {med[baseline]:g}: no ratio"
-        if r.lo is None or r.hi is None:
-            return "", _no_interval(label, best, baseline, med)
-        if not r.marked:
-            return "", f"{label}: no clear winner ({best} and {baseline} within noise: " \
-                       f"{best}/{baseline} {_times(r, False)})"
-        return best, f"{label}: {best} {phrase.format(x=_times(r, True))} {baseline}"
+        return _pair_line(label, best, baseline, variants[best].counters[counter].ratio,
+                          med, f"{best}/{baseline}", True, phrase)
     others = [v for v in med if v != best]
     if not others or baseline not in variants:
         return best, f"{label}: {best} (nothing to compare)"
     runner = min(others, key=lambda v: med[v])
-    r = variants[runner].counters[counter].ratio
-    if r is None:
-        return "", f"{label}: {best} {med[best]:g} vs {runner} {med[runner]:g}: no ratio"
-    if r.lo is None or r.hi is None:
-        return "", _no_interval(label, best, runner, med)
-    if not r.marked:
-        return "", f"{label}: no clear winner ({best} and {runner} within noise: " \
-                   f"{runner}/{best} {_times(r, False)})"
-    return best, f"{label}: {best} {phrase.format(x=_times(r, False))} {runner}"
+    return _pair_line(label, best, runner, variants[runner].counters[counter].ratio,
+                      med, f"{runner}/{best}", False, phrase)
 
 
 def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
