@@ -111,6 +111,28 @@ def collect_run(log: Path, what: str) -> Run | None:
     return col.runs[-1] if col.runs else None
 
 
+
+def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what: str
+                      ) -> tuple[Run | None, dict[str, Any], int]:
+    """Run one host program into out/host.log and collect it: (the run, or
+    None when the log holds no result, the results document's extra block,
+    the exit status). who/what make the progress lines ("kfront host:
+    running in user space; log: ...")."""
+    log = out / 'host.log'
+    print(f'{who}: {what}; log: {log}', flush=True)
+    start = time.monotonic()
+    status = run_program(cmd, log, timeout, Progress())
+    elapsed = time.monotonic() - start
+    print(f'{who}: the host harness ran {elapsed:.1f} s, status {status}', flush=True)
+    run_ = collect_run(log, log.name)
+    extra: dict[str, Any] = {'context': 'user', 'source': str(log),
+                             'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
+                                      'status': status}}
+    if run_ is None or not run_.of_type('result'):
+        print(f'{who}: no result records in the log', file=sys.stderr)
+        return None, extra, status
+    return run_, extra, status
+
 def valgrind_variant(variant: str, args: argparse.Namespace, out: Path
                      ) -> tuple[str, Run | None, vg.VgOutput | None, str]:
     """One variant under callgrind: (variant, its run, its regions, problem)."""
@@ -173,21 +195,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
-    log = out / 'host.log'
     cmd = [str(host_exe())] + (['--cpu', str(args.cpu)] if args.cpu is not None else []) \
         + suite_args(args)
-    print(f'kfront host: running in user space; log: {log}', flush=True)
-    start = time.monotonic()
-    status = run_program(cmd, log, args.timeout, Progress())
-    elapsed = time.monotonic() - start
-    print(f'kfront host: ran {elapsed:.1f} s, status {status}', flush=True)
-    run_ = collect_run(log, log.name)
-    if run_ is None or not run_.of_type('result'):
-        print('kfront host: no result records in the log', file=sys.stderr)
+    run_, extra, status = run_suite_program(cmd, out, args.timeout, 'kfront host',
+                                            'running in user space')
+    if run_ is None:
         return status or 1
-    extra: dict[str, Any] = {'context': 'user', 'source': str(log),
-                             'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
-                                      'status': status}}
     if args.valgrind:
         extra['valgrind'] = add_valgrind(run_, args, out)
     data = results.build_results(run_, extra)

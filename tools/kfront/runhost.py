@@ -9,14 +9,11 @@ OUT/host/ with its log.
 from __future__ import annotations
 
 import argparse
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from kfront import kargs, results
-from kfront.cmd_host import collect_run, host_exe, run_program
-from kfront.progress import Progress
+from kfront.cmd_host import host_exe, run_suite_program
 
 # Suite keys the host programs take (host/main.c); the kernel's own keys
 # (exit=, serve=, crash=, nic=, ...) stay with the kernel.
@@ -32,21 +29,12 @@ def run_host(args: argparse.Namespace, out: Path, sel: kargs.Selection
     if not exe.exists():
         return None, f'the host programs were not built ({exe})'
     out.mkdir(parents=True, exist_ok=True)
-    log = out / 'host.log'
     cmd = [str(exe)] + kargs.build(sel)
-    print(f'kfront run: the same suite on this CPU in user space (host harness); log: {log}',
-          flush=True)
-    start = time.monotonic()
-    status = run_program(cmd, log, args.timeout, Progress())
-    elapsed = time.monotonic() - start
-    print(f'kfront run: host harness ran {elapsed:.1f} s, status {status}', flush=True)
-    run = collect_run(log, log.name)
-    if run is None or not run.of_type('result'):
-        print('kfront run: no host results', file=sys.stderr)
-        return None, f'the host harness gave no results (status {status}, see {log})'
-    extra: dict[str, Any] = {'context': 'user', 'source': str(log),
-                             'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
-                                      'status': status}}
+    run, extra, status = run_suite_program(
+        cmd, out, args.timeout, 'kfront run',
+        'the same suite on this CPU in user space (host harness)')
+    if run is None:
+        return None, f'the host harness gave no results (status {status}, see {out / "host.log"})'
     names = [str(v.get('name')) for v in (run.begin.payload.get('variants') or [])] \
         if run.begin else []
     if getattr(args, 'baseline', None) in names:
