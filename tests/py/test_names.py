@@ -121,6 +121,13 @@ class TestCommandsFailEarly(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn('none.ini: no such file', err)
 
+    def test_host_without_a_table_builds_the_default(self) -> None:
+        """Like run: no table lingers in the build directory."""
+        import argparse
+        from kfront import cmd_host
+        self.assertEqual(cmd_host.variants_file(argparse.Namespace(variants_file=None)),
+                         names.DEFAULT_VARIANTS_FILE)
+
 
 if __name__ == '__main__':
     unittest.main()

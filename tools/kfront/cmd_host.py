@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--variants', metavar='LIST', help='variants to run, e.g. O2,Os')
     p.add_argument('--bench', metavar='GLOBS', help='benchmarks, e.g. "net.*,sched.chat"')
     p.add_argument('--variants-file', type=Path, metavar='FILE',
-                   help='build the variants of FILE (e.g. bench/pgo-candidates.ini); '
-                   'default: the table the build is configured with')
+                   help='build the variants of FILE (e.g. bench/pgo-candidates.ini) '
+                   'instead of bench/variants.ini, as kfront run --variants-file does')
     p.add_argument('--cpu', type=int, metavar='N',
                    help='CPU to pin to (default: the last one allowed)')
     p.add_argument('--valgrind', action='store_true',
@@ -62,10 +62,11 @@ def suite_args(args: argparse.Namespace) -> list[str]:
 
 
 def variants_file(args: argparse.Namespace) -> Path:
-    """The table this run builds from: --variants-file, else the one the
-    build is configured with (kfront pgo and run leave theirs there)."""
+    """The table this run builds from: --variants-file, else
+    bench/variants.ini (like kfront run: a table never lingers in the
+    build directory for the next command)."""
     vfile = getattr(args, 'variants_file', None)
-    return vfile.resolve() if vfile is not None else pgo.configured_variants_file()
+    return vfile.resolve() if vfile is not None else names.DEFAULT_VARIANTS_FILE
 
 
 def check_args(args: argparse.Namespace) -> str | None:
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print('kfront host: building', flush=True)
     options = [f'-Dvariants_file={variants_file(args)}'] \
-        if getattr(args, 'variants_file', None) is not None else None
+        if getattr(args, 'variants_file', None) is not None else ['-Dvariants_file=']
     if not build.build(targets=['host'], options=options):
         return 1
     out = args.out or default_out()

@@ -149,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     if (out / 'qemu' / 'results.json').exists():
         annotate(out / 'qemu' / 'results.json', meta)
     if not args.no_host and status == 0:
-        status = _sub(['host', '--variants', COMPARED, '--out', str(out / 'host'), *quick])
+        status = _sub(['host', '--variants', COMPARED, '--variants-file', str(vfile),
+                       '--out', str(out / 'host'), *quick])
         if (out / 'host' / 'results.json').exists():
             annotate(out / 'host' / 'results.json', meta)
     print(f'kfront pgo: wrote {out}')
