@@ -110,6 +110,24 @@ class TestCommandsFailEarly(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn('valid variants: fast', err)
 
+    def test_host_checks_against_its_variants_file(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            table = Path(tmp, 'v.ini')
+            table.write_text('[fast]\ncc = gcc\nflags = -O2\n')
+            status, _, err = run_cli('host', '--variants-file', str(table), '--variants', 'Os')
+            self.assertEqual(status, 2)
+            self.assertIn('valid variants: fast', err)
+            status, _, err = run_cli('host', '--variants-file', str(Path(tmp, 'none.ini')))
+        self.assertEqual(status, 2)
+        self.assertIn('none.ini: no such file', err)
+
+    def test_host_without_a_table_builds_the_default(self) -> None:
+        """Like run: no table lingers in the build directory."""
+        import argparse
+        from kfront import cmd_host
+        self.assertEqual(cmd_host.variants_file(argparse.Namespace(variants_file=None)),
+                         names.DEFAULT_VARIANTS_FILE)
+
 
 if __name__ == '__main__':
     unittest.main()

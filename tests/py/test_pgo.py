@@ -11,10 +11,12 @@ import time
 import unittest
 from pathlib import Path
 
-from kfront import build as kbuild, pgo
+from kfront import build as kbuild, paths, pgo
 
 import pgo_profile  # tools/build, put on the path by kfront.pgo
 import variants
+
+ROOT = paths.ROOT
 
 
 class HeldOut(unittest.TestCase):
@@ -154,6 +156,12 @@ class Goals(unittest.TestCase):
         self.assertEqual(g['held_out']['sim_goal_met'], 0)
         self.assertEqual(g['trained']['tsc_geomean_vs_best'], 1.05)
         self.assertIn('MISS', pgo.goals_text(g, 't'))
+        # a candidate variant is measured the same way, under its own name
+        for r in rs:
+            r['variant'] = {'pgo': 'pgo-x', 'O2': 'O2', 'Os': 'Os'}[r['variant']]
+        self.assertEqual(pgo.goals({'context': 'user', 'results': rs}, 'net.*',
+                                   variant='pgo-x'), g)
+        self.assertEqual(pgo.goals({'context': 'user', 'results': rs}, 'net.*')['points'], [])
 
     def test_no_misses_in_either_meets_the_l1i_goal(self) -> None:
         rs = [self.res('net.udp_rr', v, sim_instructions=n) for v, n in
@@ -163,6 +171,27 @@ class Goals(unittest.TestCase):
         row = pgo.goals({'results': rs}, 'net.*')['points'][0]
         self.assertTrue(row['sim_goal'])
         self.assertNotIn('l1i_vs_Os', row)
+
+    def test_goals_of_a_stored_run(self) -> None:
+        """kfront pgo --goals: a candidate's table from a stored results.json,
+        the training set from its pgo record; a missing variant is a usage
+        error naming the variants there."""
+        rs = [self.res('sched.pipe', v, tsc=t) for v, t in
+              (('O2', 50.0), ('Os', 60.0), ('pgo-x', 45.0))]
+        tmp = Path(tempfile.mkdtemp(prefix='kfront-goals-'))
+        self.addCleanup(shutil.rmtree, tmp)
+        f = tmp / 'results.json'
+        f.write_text(json.dumps({'context': 'user', 'results': rs,
+                                 'pgo': {'train': 'sched.*'}}))
+        out = subprocess.run([str(ROOT / 'kfront'), 'pgo', '--goals', str(f),
+                              '--variant', 'pgo-x'], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn('trained on sched.*', out.stdout)
+        self.assertRegex(out.stdout, r'sched\.pipe +- +trained .* 0\.900')
+        out = subprocess.run([str(ROOT / 'kfront'), 'pgo', '--goals', str(f)],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn('no results of pgo (variants: O2, Os, pgo-x)', out.stderr)
 
 
 if __name__ == '__main__':

@@ -129,6 +129,17 @@ class TestVerdict(unittest.TestCase):
         self.assertEqual(verdict._times(r, True), "1.250 ± 0.016")
         self.assertEqual(stats.decimals_for(0.016), 3)
 
+    def test_a_winner_with_none_has_no_times_fewer(self) -> None:
+        """A variant with no misses where the baseline has some (pgo at a
+        footprint-sweep point) wins with its medians said, not 1/0 times."""
+        r = model.Ratio("O2", 0.0, 0.0, 0.0, "", excludes_one=True)
+        self.assertTrue(r.marked)
+        winner, line = verdict._pair_line("net.udp_rr @64", "pgo", "O2", r,
+                                          {"pgo": 0.0, "O2": 3.5}, "pgo/O2", True,
+                                          "took {x} times fewer misses than")
+        self.assertEqual(winner, "pgo")
+        self.assertEqual(line, "net.udp_rr @64: pgo 0 per operation, O2 3.5 (pgo/O2 0 [0, 0])")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--quick', action='store_true', help='short runs: a fast check')
     p.add_argument('--variants', metavar='LIST', help='variants to run, e.g. O2,Os')
     p.add_argument('--bench', metavar='GLOBS', help='benchmarks, e.g. "net.*,sched.chat"')
+    p.add_argument('--variants-file', type=Path, metavar='FILE',
+                   help='build the variants of FILE (e.g. bench/pgo-candidates.ini) '
+                   'instead of bench/variants.ini, as kfront run --variants-file does')
     p.add_argument('--cpu', type=int, metavar='N',
                    help='CPU to pin to (default: the last one allowed)')
     p.add_argument('--valgrind', action='store_true',
@@ -58,12 +61,23 @@ def suite_args(args: argparse.Namespace) -> list[str]:
     return kargs.build(sel)
 
 
+def variants_file(args: argparse.Namespace) -> Path:
+    """The table this run builds from: --variants-file, else
+    bench/variants.ini (like kfront run: a table never lingers in the
+    build directory for the next command)."""
+    vfile = getattr(args, 'variants_file', None)
+    return vfile.resolve() if vfile is not None else names.DEFAULT_VARIANTS_FILE
+
+
 def check_args(args: argparse.Namespace) -> str | None:
-    problem = pgo.unavailable_variants(args.variants, pgo.configured_variants_file())
+    vfile = getattr(args, 'variants_file', None)
+    if vfile is not None and not vfile.is_file():
+        return f'--variants-file {vfile}: no such file'
+    problem = pgo.unavailable_variants(args.variants, variants_file(args))
     if problem:
         return f'--variants: {problem}'
     problem = (kargs.check_lists(args.variants, args.bench)
-               or names.selection_problem(args.variants, args.bench)
+               or names.selection_problem(args.variants, args.bench, variants_file(args))
                or names.kernel_args_problem(list(args.extra)))
     if problem:
         return problem
@@ -191,7 +205,9 @@ def run(args: argparse.Namespace) -> int:
         print(f'kfront host: {problem}', file=sys.stderr)
         return 2
     print('kfront host: building', flush=True)
-    if not build.build(targets=['host']):
+    options = [f'-Dvariants_file={variants_file(args)}'] \
+        if getattr(args, 'variants_file', None) is not None else ['-Dvariants_file=']
+    if not build.build(targets=['host'], options=options):
         return 1
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)

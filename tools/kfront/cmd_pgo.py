@@ -34,7 +34,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--train-only', action='store_true', help='stop after writing the profile')
     p.add_argument('--timeout', type=float, default=1800.0, metavar='SECONDS',
                    help='QEMU time limit per boot (default 1800)')
+    p.add_argument('--goals', type=Path, metavar='RESULTS.json',
+                   help='train nothing: print the goals of --variant in a stored results.json '
+                   '(a kfront run or kfront host of candidates, e.g. bench/pgo-candidates.ini)')
+    p.add_argument('--variant', default='pgo', metavar='NAME',
+                   help='with --goals: the profile-guided variant to judge (default pgo)')
     p.set_defaults(func=run)
+
+
+def show_goals(args: argparse.Namespace) -> int:
+    """The goals table of one variant of a stored results.json against
+    its O2 and Os; the training set from the file's pgo record, else
+    --train."""
+    try:
+        data = json.loads(args.goals.read_text())
+    except (OSError, ValueError) as exc:
+        print(f'kfront pgo: --goals {args.goals}: {exc}', file=sys.stderr)
+        return 2
+    found = {r.get('variant') for r in data.get('results', [])}
+    missing = [v for v in (args.variant, 'O2', 'Os') if v not in found]
+    if missing:
+        print(f'kfront pgo: --goals {args.goals}: no results of {", ".join(missing)} '
+              f'(variants: {", ".join(sorted(str(v) for v in found))})', file=sys.stderr)
+        return 2
+    train = (data.get('pgo') or {}).get('train') or args.train
+    g = pgo.goals(data, train, variant=args.variant)
+    print(pgo.goals_text(g, f'{args.variant} in {args.goals}; trained on {train}'))
+    return 0
 
 
 TRAIN_BUILD = paths.BUILD / 'pgo-train'
@@ -96,6 +122,8 @@ def annotate(results_json: Path, meta: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.goals is not None:
+        return show_goals(args)
     try:
         pgo.pgo_profile.set_name(args.train)
     except pgo.ProfileError as exc:
@@ -121,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     if (out / 'qemu' / 'results.json').exists():
         annotate(out / 'qemu' / 'results.json', meta)
     if not args.no_host and status == 0:
-        status = _sub(['host', '--variants', COMPARED, '--out', str(out / 'host'), *quick])
+        status = _sub(['host', '--variants', COMPARED, '--variants-file', str(vfile),
+                       '--out', str(out / 'host'), *quick])
         if (out / 'host' / 'results.json').exists():
             annotate(out / 'host' / 'results.json', meta)
     print(f'kfront pgo: wrote {out}')

@@ -163,6 +163,11 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     if not r.marked:
         return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
                    f"{ratio_name} {_times(r, False)})"
+    if inverted and r.lo <= 0:
+        # the winner's median (or a resample's) is 0: "N times fewer" has
+        # no N, so the medians are said plainly
+        return winner, (f"{label}: {winner} {med[winner]:g} per operation, {other} "
+                        f"{med[other]:g} ({ratio_name} {r.value:g} [{r.lo:g}, {r.hi:g}])")
     return winner, f"{label}: {winner} {phrase.format(x=_times(r, inverted))} {other}"
 
 

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What one copy costs on this CPU: lib/string.c's word loop (O2's
+ * out-of-line memcpy) against an in-line `rep movsb` (what -Os and
+ * -mmemcpy-strategy=rep_byte emit), at the sizes the workloads copy:
+ * 16-48 B (sched.pipe's ring copies) up to 1460 B (a stream payload).
+ * `rep movsb` has a fixed start-up cost that no ERMS/FSRM flag removes
+ * on every CPU; docs/pgo.md uses these figures to explain sched.pipe.
+ *
+ * Host program, not measured code:
+ *   gcc -O2 -fno-builtin -fno-tree-loop-distribute-patterns \
+ *       tools/probes/repmovsb_cost.c -o /tmp/repmovsb_cost
+ *   taskset -c 1 /tmp/repmovsb_cost
+ * Prints TSC ticks per copy, the best of 50 batches of 1000 copies.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <x86intrin.h>
+
+typedef uint8_t u8;
+typedef uint64_t u64;
+
+#define BATCH	1000
+#define BATCHES	50
+
+/* The same loop as lib/string.c's memcpy, kept out of line like O2's call. */
+static __attribute__((noinline)) void *word_memcpy(void *dst, const void *src, size_t n)
+{
+	u8 *d = dst;
+	const u8 *s = src;
+
+	while (n >= 8) {
+		u64 w;
+
+		__builtin_memcpy(&w, s, 8);
+		__builtin_memcpy(d, &w, 8);
+		d += 8;
+		s += 8;
+		n -= 8;
+	}
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+/* What GCC emits in line for -mmemcpy-strategy=rep_byte:-1:noalign. */
+static inline void rep_movsb(void *d, const void *s, size_t n)
+{
+	asm volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
+static u8 dst_buf[4096], src_buf[4096];
+
+static u64 best_ticks(size_t n, int use_rep)
+{
+	u64 best = ~0ULL;
+
+	for (int b = 0; b < BATCHES; b++) {
+		u64 t0 = __rdtsc();
+
+		for (int i = 0; i < BATCH; i++) {
+			/* vary the destination's alignment as ring copies do */
+			if (use_rep)
+				rep_movsb(dst_buf + (i & 7), src_buf, n);
+			else
+				word_memcpy(dst_buf + (i & 7), src_buf, n);
+			asm volatile("" : : : "memory");
+		}
+		u64 t = __rdtsc() - t0;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+int main(void)
+{
+	static const size_t sizes[] = { 16, 32, 48, 64, 128, 256, 512, 1024, 1460 };
+
+	printf("%6s %12s %12s\n", "bytes", "word loop", "rep movsb");
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+		printf("%6zu %12.1f %12.1f\n", sizes[k],
+		       best_ticks(sizes[k], 0) / (double)BATCH,
+		       best_ticks(sizes[k], 1) / (double)BATCH);
+	return 0;
+}
