@@ -5,16 +5,19 @@ section renames that apply an order (build_variant.ordered_renames)."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import layout, paths, sim
+from kfront import layout, paths, pgo_layout, sim
 
 sys.path.insert(0, str(paths.ROOT / 'tools' / 'build'))
 import build_variant  # noqa: E402
 import pgo_profile  # noqa: E402
+import variants  # noqa: E402
 
 
 def chain_graph() -> layout.Graph:
@@ -132,6 +135,32 @@ class OrderFile(unittest.TestCase):
             pgo_profile.load_layout(self.pdir, self.root)
 
 
+    def test_variant_table(self) -> None:
+        """[pgo-layout] (layout = c3) is left out until its order exists,
+        then built with it; an order gone stale leaves it out again."""
+        ini = Path(self.tmp.name) / 'v.ini'
+        ini.write_text('[O2]\nflags = -O2\n[pgo-layout]\nflags = -O2 -fprofile-use\n'
+                       'profile = net.*\nlayout = c3\n')
+        build = Path(self.tmp.name)
+        table = variants.load(ini)
+        lines = variants.meson_lines(table, build, self.root)
+        self.assertRegex(lines[1], r"^#note\tvariant pgo-layout left out of the image: "
+                         r"no function order.*kfront pgo --train 'net\.\*'")
+        layout.write(self.pdir, ['f'], chain_graph(), self.meta)
+        lines = variants.meson_lines(table, build, self.root)
+        self.assertEqual(lines[1].split('\t')[3:], [str(self.pdir), str(self.pdir / 'layout.txt')])
+        (self.pdir / 'layout.txt').write_text('g\n')
+        self.assertIn('changed', variants.left_out(table, build, self.root)['pgo-layout'])
+
+    def test_bad_layout_keys(self) -> None:
+        ini = Path(self.tmp.name) / 'v.ini'
+        for body, why in (('profile = net.*\nlayout = hfsort\n', 'valid: c3'),
+                          ('layout = c3\n', 'needs a profile')):
+            ini.write_text('[x]\nflags = -O2 -fprofile-use\n' + body)
+            with self.assertRaisesRegex(variants.VariantError, why):
+                variants.load(ini)
+
+
 class Renames(unittest.TestCase):
     def test_bodies_numbered_cold_parts_stay(self) -> None:
         secs = ['.text.f', '.text.hot.g', '.text.unlikely.g', '.text.unlikely.h',
@@ -140,6 +169,73 @@ class Renames(unittest.TestCase):
         self.assertEqual(got, {'.text.hot.g': '.text.kfl.00000',
                                '.text.f': '.text.kfl.00001',
                                '.text.unlikely.h': '.text.kfl.00003'})
+
+
+SOURCE = """
+__attribute__((noinline)) int a(int x) { return x * 3 + 1; }
+__attribute__((noinline)) int b(int x) { return x ^ 0x55; }
+__attribute__((noinline, hot)) int c(int x) { return x + 7; }
+__attribute__((noinline, cold)) int d(int x) { return x - 9; }
+__attribute__((noinline)) int e(int x) { return a(x) + b(x) + c(x) + d(x); }
+int (*const kfront_variant[])(int) = { a, b, c, d, e };
+"""
+
+
+def text_order(obj: Path) -> list[str]:
+    out = subprocess.run(['nm', '-n', str(obj)], capture_output=True, text=True,
+                         check=True).stdout
+    return [ln.split()[2] for ln in out.splitlines()
+            if len(ln.split()) == 3 and ln.split()[1] in 'tT']
+
+
+@unittest.skipUnless(shutil.which('gcc') and shutil.which('ld'), 'needs gcc and ld')
+class LinkOrder(unittest.TestCase):
+    """build_variant's two link passes put the ordered functions first, in
+    the order (hot ones too), and the rest after them as before: normal,
+    then cold."""
+
+    def link(self, order: list[str]) -> list[str]:
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            (work / 'v.c').write_text(SOURCE)
+            subprocess.run(['gcc', '-O2', '-ffunction-sections', '-fdata-sections',
+                            '-c', str(work / 'v.c'), '-o', str(work / 'v.o')], check=True)
+            reached = build_variant.collect_garbage([str(work / 'v.o')], work, order)
+            (work / 'v.ld').write_text(build_variant.linker_script('00.t'))
+            subprocess.run(['ld', '-r', '-T', str(work / 'v.ld'), '-o',
+                            str(work / 'out.o'), str(reached)], check=True)
+            return [n for n in text_order(work / 'out.o') if not n.startswith('__kfv')]
+
+    def test_order_applied(self) -> None:
+        # e and d are whole cold functions (.text.unlikely.*): moved too
+        self.assertEqual(self.link(['e', 'd', 'b', 'c', 'missing']), ['e', 'd', 'b', 'c', 'a'])
+
+    def test_without_order(self) -> None:
+        # hot first, then normal, cold last (the layout of every variant);
+        # GCC makes e cold too, as it always calls the cold d
+        self.assertEqual(self.link([]), ['c', 'a', 'b', 'd', 'e'])
+
+    def test_built_image(self) -> None:
+        """The built kernel image: pgo-layout's functions in the order of
+        its layout.txt (after `kfront pgo`; skipped before)."""
+        elf = paths.kernel_path()
+        orders = sorted((paths.BUILD / 'pgo').glob('*/layout.txt'))
+        if not elf.exists() or not orders:
+            self.skipTest('no pgo-layout build (run ./kfront pgo)')
+        try:
+            _, index = pgo_layout.variant_object(paths.BUILD, 'pgo-layout')
+        except pgo_layout.LayoutError as exc:
+            self.skipTest(str(exc))
+        lo, hi = pgo_layout.text_range(elf, index)
+        out = subprocess.run(['nm', '-n', str(elf)], capture_output=True, text=True,
+                             check=True).stdout
+        placed = [p[2] for p in (ln.split() for ln in out.splitlines())
+                  if len(p) == 3 and p[1] in 'tT' and lo <= int(p[0], 16) < hi]
+        order = [ln for ln in orders[0].read_text().splitlines() if not ln.endswith('.cold')]
+        in_image = [f for f in order if f in placed]
+        self.assertGreater(len(in_image), 10)
+        self.assertEqual([f for f in placed if f in set(in_image)][:len(in_image)], in_image)
+        self.assertEqual(placed[:len(in_image)], in_image)
 
 
 if __name__ == '__main__':
