@@ -51,15 +51,21 @@ def functions(obj: Path) -> dict[str, int]:
 
 def text_range(elf: Path, index: int) -> tuple[int, int]:
     """[start, end) of the text of the variant with that index in the
-    image: kernel.ld places the variants' text by section name, so the
+    image (text_range_of the image's symbol table)."""
+    return text_range_of(_run(['nm', '-n', '--defined-only', str(elf)]), index, str(elf))
+
+
+def text_range_of(nm_text: str, index: int, what: str) -> tuple[int, int]:
+    """[start, end) of the variant with that index, from `nm -n` output:
+    kernel.ld places the variants' text by section name, so it is the
     index-th __kfv_text_start/__kfv_text_end pair in address order."""
     starts, ends = [], []
-    for line in _run(['nm', '-n', '--defined-only', str(elf)]).splitlines():
+    for line in nm_text.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[2] in ('__kfv_text_start', '__kfv_text_end'):
             (starts if parts[2].endswith('start') else ends).append(int(parts[0], 16))
     if index >= len(starts) or len(starts) != len(ends):
-        raise LayoutError(f'{elf}: no text range for variant index {index}')
+        raise LayoutError(f'{what}: no text range for variant index {index}')
     return starts[index], ends[index]
 
 
@@ -73,7 +79,13 @@ def make(run_dir: Path, meta: dict[str, Any], build: Path = paths.BUILD) -> dict
     if not out.funcs:
         raise LayoutError(f'{run_dir / "fesim.jsonl"}: no function records (no syms=?)')
     obj, index = variant_object(build, BASE)
-    g = layout.from_sim(out, functions(obj), text_range(paths.kernel_path(), index))
+    # the symbol table of the image that ran (cmd_run writes it for syms=)
+    syms = run_dir / 'kfront.syms'
+    try:
+        text = text_range_of(syms.read_text(encoding='utf-8'), index, str(syms))
+    except OSError as exc:
+        raise LayoutError(f'{syms}: {exc.strerror}') from exc
+    g = layout.from_sim(out, functions(obj), text)
     if not g.calls:
         raise LayoutError(f'{run_dir / "fesim.jsonl"}: no call edges in variant {BASE}')
     order = layout.c3(g)
