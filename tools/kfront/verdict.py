@@ -163,6 +163,10 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     if not r.marked:
         return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
                    f"{ratio_name} {_times(r, False)})"
+    if inverted and (r.value <= 0 or r.lo <= 0):
+        # the winner counted none: "times fewer" has no finite value
+        return winner, f"{label}: {winner} {med[winner]:g} per operation, " \
+                       f"{other} {med[other]:g} ({ratio_name} {r.value:g})"
     return winner, f"{label}: {winner} {phrase.format(x=_times(r, inverted))} {other}"
 
 
