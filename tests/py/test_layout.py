@@ -5,7 +5,6 @@ section renames that apply an order (build_variant.ordered_renames)."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -163,13 +162,17 @@ class OrderFile(unittest.TestCase):
 
 
 class Renames(unittest.TestCase):
-    def test_bodies_numbered_cold_parts_stay(self) -> None:
+    def test_bodies_numbered_cold_parts_placed_apart(self) -> None:
         secs = ['.text.f', '.text.hot.g', '.text.unlikely.g', '.text.unlikely.h',
                 '.text.unlikely_run', '.text.other']
         got = build_variant.ordered_renames(secs, ['g', 'f', 'gone', 'h', 'g.cold'])
-        self.assertEqual(got, {'.text.hot.g': '.text.kfl.00000',
-                               '.text.f': '.text.kfl.00001',
-                               '.text.unlikely.h': '.text.kfl.00003'})
+        self.assertEqual(got, {'.text.hot.g': ('.text.kfl.00000', 'g'),
+                               '.text.f': ('.text.kfl.00001', 'f'),
+                               '.text.unlikely.h': ('.text.kfl.00003', 'h'),
+                               '.text.unlikely.g': ('.text.kfl.00004', 'g.cold')})
+        # a function GCC made cold as a whole: that section is its body
+        got = build_variant.ordered_renames(['.text.unlikely.d'], ['d'])
+        self.assertEqual(got, {'.text.unlikely.d': ('.text.kfl.00000', 'd')})
 
 
 SOURCE = """
@@ -237,13 +240,10 @@ class LinkOrder(unittest.TestCase):
                   and not p[2].startswith('__kfv')]
         # a static name defined in two sources is one section: one entry
         placed = [f for i, f in enumerate(placed) if not i or placed[i - 1] != f]
-        moved = {re.sub(r'^\.text\.(hot\.|startup\.|unlikely\.)?', '', ln.split()[1])
-                 for ln in (obj.parent / f'{obj.name}.p' / 'layout-sections.txt')
-                 .read_text().splitlines()}
+        moved = {ln.split()[2] for ln in (obj.parent / f'{obj.name}.p' /
+                                          'layout-sections.txt').read_text().splitlines()}
         order = [f for f in orders[0].read_text().splitlines() if f in moved]
-        # cold parts (NAME.cold) stay with the cold code by design
-        in_image = [f for f in orders[0].read_text().splitlines()
-                    if f in set(placed) and not f.endswith('.cold')]
+        in_image = [f for f in orders[0].read_text().splitlines() if f in set(placed)]
         self.assertGreater(len(order), 0.95 * len(in_image))
         self.assertEqual(placed[:len(order)], order)
 

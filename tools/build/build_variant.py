@@ -137,24 +137,29 @@ def normal_text_sections(obj: Path) -> list[str]:
 ORDERED_TEXT = '.text.kfl'
 
 
-def ordered_renames(sections: list[str], order: list[str]) -> dict[str, str]:
-    """Section -> .text.kfl.NNNNN for each function of the order. A
-    function's body is .text.NAME, or .text.hot.NAME / .text.startup.NAME
-    when GCC placed it so; .text.unlikely.NAME holds its cold part
-    (NAME.cold), which stays with the cold code, unless it is the whole
-    function. A name without a section here (inlined away in this build,
-    or run only in another variant) is skipped."""
+def ordered_renames(sections: list[str], order: list[str]) -> dict[str, tuple[str, str]]:
+    """Section -> (.text.kfl.NNNNN, function) for each function of the
+    order. A function's body is .text.NAME, or .text.hot.NAME /
+    .text.startup.NAME when GCC placed it so, or .text.unlikely.NAME when
+    GCC made the whole function cold; otherwise .text.unlikely.NAME holds
+    its split-off cold part, NAME.cold, which the order places on its own
+    (where the simulator saw it run, or with the never-run code). A name
+    without a section here (inlined away in this build) is skipped."""
     have = set(sections)
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, str]] = {}
     for i, fn in enumerate(order):
+        new = f'{ORDERED_TEXT}.{i:05d}'
         if fn.endswith('.cold'):
+            sec = f'.text.unlikely.{fn[:-len(".cold")]}'
+            if sec in have and sec not in out:
+                out[sec] = (new, fn)
             continue
         body = [f'{p}.{fn}' for p in ('.text', '.text.hot', '.text.startup')
                 if f'{p}.{fn}' in have]
-        if not body and f'.text.unlikely.{fn}' in have:
+        if not body and f'.text.unlikely.{fn}' in have and f'{fn}.cold' not in order:
             body = [f'.text.unlikely.{fn}']
         for sec in body[:1]:
-            out[sec] = f'{ORDERED_TEXT}.{i:05d}'
+            out.setdefault(sec, (new, fn))
     return out
 
 
@@ -169,11 +174,12 @@ def collect_garbage(objs: list[str], work: Path, order: list[str]) -> Path:
          '-o', str(reached), *objs])
     renamed = work / 'reached_text.o'
     placed = ordered_renames(text_sections(reached), order)
-    (work / 'layout-sections.txt').write_text(
-        ''.join(f'{new} {old}\n' for old, new in sorted(placed.items(), key=lambda x: x[1])))
-    run(['objcopy', *[f'--rename-section={name}={placed.get(name, ".text")}'
+    # what moved where, for tests and for reading (new section, old, function)
+    (work / 'layout-sections.txt').write_text(''.join(
+        f'{new} {old} {fn}\n' for old, (new, fn) in sorted(placed.items(), key=lambda x: x[1])))
+    run(['objcopy', *[f'--rename-section={name}={placed.get(name, (".text",))[0]}'
                       for name in normal_text_sections(reached)],
-         *[f'--rename-section={name}={new}' for name, new in placed.items()
+         *[f'--rename-section={name}={new}' for name, (new, _) in placed.items()
            if is_placed_text(name)],
          str(reached), str(renamed)])
     return renamed
