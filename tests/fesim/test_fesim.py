@@ -21,12 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 FESIM = ROOT / "tools" / "fesim"
 PLUGIN_SOURCES = ["fesim.c", "cache.c", "presets.c", "footprint.c",
                   "translate.c", "exec.c", "output.c", "classes.c",
-                  "attrib.c"]
+                  "attrib.c", "callgraph.c"]
 QEMU = shutil.which("qemu-x86_64")
 QEMU_SYSTEM = shutil.which("qemu-system-x86_64")
 STUB = ROOT / "tests" / "fesim" / "mbstub"
 UOPCASES = ROOT / "tests" / "fesim" / "uopcases" / "uop_cases.S"
 CLASSCASES = ROOT / "tests" / "fesim" / "classcases" / "class_cases.S"
+CALLCASES = ROOT / "tests" / "fesim" / "callcases" / "call_cases.S"
 POLICYCASES = ROOT / "tests" / "fesim" / "policycases" / "policy_cases.S"
 # The LRU geometry the hand-worked L1i figures of cases.S assume: no
 # next-line prefetch (skylake has it by default; cachegrind has none).
@@ -90,6 +91,19 @@ class Tools:
             subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
                             "-Wl,--build-id=none", "-I", str(ROOT / "include"),
                             "-o", str(out), str(CLASSCASES)], check=True)
+            syms.write_text(subprocess.run(["nm", "-n", str(out)], check=True,
+                                           capture_output=True,
+                                           text=True).stdout)
+        return out, syms
+
+    def build_call_cases(self) -> tuple[Path, Path]:
+        """The call-graph known-answer program and its `nm -n`."""
+        out = self.dir / "call_cases"
+        syms = self.dir / "call_cases.syms"
+        if not out.exists():
+            subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
+                            "-Wl,--build-id=none", "-I", str(ROOT / "include"),
+                            "-o", str(out), str(CALLCASES)], check=True)
             syms.write_text(subprocess.run(["nm", "-n", str(out)], check=True,
                                            capture_output=True,
                                            text=True).stdout)
@@ -456,6 +470,46 @@ class InstructionClasses(unittest.TestCase):
                            ("skylake.l1i_misses",
                             region["models"]["skylake"]["l1i_misses"])):
             self.assertEqual(sum(r[key] for r in rows.values()), total, key)
+
+
+class CallGraph(unittest.TestCase):
+    """Known answers of tests/fesim/callcases/call_cases.S: the "call"
+    records count each caller -> callee edge made inside a region, for
+    direct and indirect calls, whether QEMU chains the TBs or not."""
+
+    def edges(self, args: str) -> dict[tuple[str, str], int]:
+        assert TOOLS is not None
+        exe, syms = TOOLS.build_call_cases()
+        out = TOOLS.dir / "calls.jsonl"
+        subprocess.run([QEMU] + args.split() + [
+                        "-plugin", f"{TOOLS.plugin},model=skylake,"
+                        f"syms={syms},out={out}", str(exe)],
+                       check=True, timeout=120)
+        records = [json.loads(line) for line in out.read_text().splitlines()]
+        names = {r["id"]: r["name"] for r in records if r["type"] == "func"}
+        calls = [r for r in records if r["type"] == "call"]
+        self.assertEqual(calls, sorted(calls, key=lambda r: (r["caller"],
+                                                           r["callee"])))
+        # the function rows' call counts agree with the edges
+        region = regions(records)[0]
+        cols = records[0]["func_columns"]
+        for row in region["funcs"]:
+            made = sum(r["count"] for r in calls if r["caller"] == row[0])
+            self.assertEqual(row[cols.index("calls")], made, names[row[0]])
+        return {(names[r["caller"]], names[r["callee"]]): r["count"]
+                for r in calls}
+
+    def test_known_edges(self) -> None:
+        want = {("cg_main", "cg_f"): 1, ("cg_f", "cg_g"): 10,
+                ("cg_f", "cg_h"): 3, ("cg_g", "cg_k"): 10}
+        self.assertEqual(self.edges(""), want)
+        # TBs not chained, and one instruction per TB: the same edges
+        self.assertEqual(self.edges("-d nochain"), want)
+        self.assertEqual(self.edges("-singlestep"), want)
+
+    def test_no_edges_without_syms(self) -> None:
+        records, _ = run_plugin(["straight"])
+        self.assertFalse([r for r in records if r["type"] == "call"])
 
 
 def run_system(kernel: Path, args: str, name: str) -> tuple[list[dict], str]:

@@ -124,6 +124,16 @@ class TestVerdict(unittest.TestCase):
         tcg = model.from_dict(results.build_results(run, {}))
         self.assertEqual(verdict.verdicts(tcg, ["emulator"]), [])
 
+    def test_a_winner_with_none_at_all(self) -> None:
+        # pgo-layout with 0 misses where O2 has some: the ratio is 0 and
+        # "times fewer" has no value; the medians are said instead
+        r = model.Ratio("O2", 0.0, 0.0, 0.0, "", significant=True)
+        won, line = verdict._pair_line("net.tcp_rr @0", "pgo", "O2", r,
+                                       {"pgo": 0.0, "O2": 0.0005}, "pgo/O2", True,
+                                       "took {x} times fewer misses than")
+        self.assertEqual((won, line), ("pgo", "net.tcp_rr @0: pgo 0 per operation, "
+                                              "O2 0.0005 (pgo/O2 0 [0, 0])"))
+
     def test_digits_follow_the_interval(self) -> None:
         r = model.Ratio("O2", 0.8, 0.79, 0.81, "")
         self.assertEqual(verdict._times(r, True), "1.250 ± 0.016")

@@ -9,7 +9,8 @@ variant descriptor reaches (through calls, addresses and data) stays, so
 the variant carries no dead code (the runtime has its own copies of what
 it uses). The second puts the variant's code, constants and data in
 sections of their own (.variant.NN.NAME.*), in the order a kernel uses
-(hot, normal, unlikely). Then every symbol is made local except the
+(hot, normal, unlikely); a variant with a function order (pgo-layout,
+--layout) has those functions first, in that order. Then every symbol is made local except the
 variant descriptor, renamed kfront_variant_NN.
 So variants can all define memcpy or tcp_rcv without clashing, and no
 variant can call into another.
@@ -112,31 +113,74 @@ def is_placed_text(name: str) -> bool:
     return any(name == p or name.startswith(p + '.') for p in PLACED_TEXT)
 
 
-def normal_text_sections(obj: Path) -> list[str]:
-    """The .text.NAME sections of normal functions, which the layout
-    script must see as plain .text: its .text.* pattern would also take
-    the unlikely ones, and order them among the normal code."""
+def text_sections(obj: Path) -> list[str]:
+    """Every .text.NAME section of a relocatable object."""
     out = subprocess.run(['readelf', '-S', '-W', str(obj)], capture_output=True,
                          text=True, check=True).stdout
     names = set()
     for line in out.splitlines():
         m = re.match(r'^\s*\[\s*\d+\]\s+(\.text\.\S+)\s+PROGBITS', line)
-        if m and not is_placed_text(m.group(1)):
+        if m:
             names.add(m.group(1))
     return sorted(names)
 
 
-def collect_garbage(objs: list[str], work: Path) -> Path:
+def normal_text_sections(obj: Path) -> list[str]:
+    """The .text.NAME sections of normal functions, which the layout
+    script must see as plain .text: its .text.* pattern would also take
+    the unlikely ones, and order them among the normal code."""
+    return [n for n in text_sections(obj) if not is_placed_text(n)]
+
+
+# Sections of functions in a given order (pgo-layout): .text.kfl.NNNNN,
+# placed first and by name, so in the order's order.
+ORDERED_TEXT = '.text.kfl'
+
+
+def ordered_renames(sections: list[str], order: list[str]) -> dict[str, tuple[str, str]]:
+    """Section -> (.text.kfl.NNNNN, function) for each function of the
+    order. A function's body is .text.NAME, or .text.hot.NAME /
+    .text.startup.NAME when GCC placed it so, or .text.unlikely.NAME when
+    GCC made the whole function cold; otherwise .text.unlikely.NAME holds
+    its split-off cold part, NAME.cold, which the order places on its own
+    (where the simulator saw it run, or with the never-run code). A name
+    without a section here (inlined away in this build) is skipped."""
+    have = set(sections)
+    out: dict[str, tuple[str, str]] = {}
+    for i, fn in enumerate(order):
+        new = f'{ORDERED_TEXT}.{i:05d}'
+        if fn.endswith('.cold'):
+            sec = f'.text.unlikely.{fn[:-len(".cold")]}'
+            if sec in have and sec not in out:
+                out[sec] = (new, fn)
+            continue
+        body = [f'{p}.{fn}' for p in ('.text', '.text.hot', '.text.startup')
+                if f'{p}.{fn}' in have]
+        if not body and f'.text.unlikely.{fn}' in have and f'{fn}.cold' not in order:
+            body = [f'.text.unlikely.{fn}']
+        for sec in body[:1]:
+            out.setdefault(sec, (new, fn))
+    return out
+
+
+def collect_garbage(objs: list[str], work: Path, order: list[str]) -> Path:
     """One relocatable object of what the descriptor reaches, its normal
-    functions back in plain .text sections."""
+    functions back in plain .text sections, those of the order (if any)
+    in numbered sections of their own (ordered_renames)."""
     script = work / 'gc.ld'
     script.write_text(GC_SCRIPT)
     reached = work / 'reached.o'
     run(['ld', '-r', '--gc-sections', '-u', DESCRIPTOR, '-T', str(script),
          '-o', str(reached), *objs])
     renamed = work / 'reached_text.o'
-    run(['objcopy', *[f'--rename-section={name}=.text'
+    placed = ordered_renames(text_sections(reached), order)
+    # what moved where, for tests and for reading (new section, old, function)
+    (work / 'layout-sections.txt').write_text(''.join(
+        f'{new} {old} {fn}\n' for old, (new, fn) in sorted(placed.items(), key=lambda x: x[1])))
+    run(['objcopy', *[f'--rename-section={name}={placed.get(name, (".text",))[0]}'
                       for name in normal_text_sections(reached)],
+         *[f'--rename-section={name}={new}' for name, (new, _) in placed.items()
+           if is_placed_text(name)],
          str(reached), str(renamed)])
     return renamed
 
@@ -147,6 +191,7 @@ SECTIONS
 {{
 	.variant.{tag}.text : {{
 		__kfv_text_start = .;
+		*(SORT_BY_NAME({ORDERED_TEXT}.*))
 		*(.text.hot .text.hot.*)
 		*(.text)
 		*(.fixup)
@@ -278,9 +323,14 @@ def build(args: argparse.Namespace) -> int:
     base = shlex.split(args.cflags)
     if args.profile_dir == '-':
         args.profile_dir = ''
+    if args.layout == '-':
+        args.layout = ''
+    order: list[str] = []
     if args.profile_dir:
         try:
             pgo_profile.load(Path(args.profile_dir))
+            if args.layout:
+                order = pgo_profile.load_layout(Path(args.layout).parent)
         except pgo_profile.ProfileError as exc:
             sys.stderr.write(f'build_variant: {args.name}: {exc}\n')
             return 1
@@ -305,7 +355,7 @@ def build(args: argparse.Namespace) -> int:
     script.write_text(linker_script(tag))
     combined = work / 'combined.o'
     run(['ld', '-r', '-T', str(script), '-o', str(combined),
-         str(collect_garbage(objs, work))])
+         str(collect_garbage(objs, work, order))])
     localised = work / 'localised.o'
     run(['objcopy', f'--keep-global-symbol={DESCRIPTOR}', str(combined), str(localised)])
     run(['objcopy', f'--redefine-sym={DESCRIPTOR}={DESCRIPTOR}_{args.index:02d}',
@@ -314,6 +364,8 @@ def build(args: argparse.Namespace) -> int:
         if args.profile_dir:    # a new profile rebuilds the variant
             pdir = Path(args.profile_dir)
             deps += [str(pdir / 'profile.json'), *map(str, sorted((pdir / 'gcda').glob('*.gcda')))]
+            if args.layout:     # so does a new function order
+                deps += [args.layout, str(pdir / 'layout.json')]
         uniq = sorted(set(deps) | set(args.sources))
         Path(args.depfile).write_text(args.out + ': ' + ' \\\n  '.join(uniq) + '\n')
     return 0
@@ -345,6 +397,9 @@ def main() -> int:
     p.add_argument('--target', choices=('kernel', 'host'), default='kernel')
     p.add_argument('--profile-dir', default='',
                    help='the profile (build/pgo/SET) of a -fprofile-use variant')
+    p.add_argument('--layout', default='',
+                   help="the function order (build/pgo/SET/layout.txt) of a "
+                   "pgo-layout variant; '-' for none")
     p.add_argument('--out', required=True)
     p.add_argument('--depfile')
     p.add_argument('--private-dir', required=True)

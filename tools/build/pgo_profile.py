@@ -91,3 +91,32 @@ def load(pdir: Path, root: Path = ROOT) -> dict:
                            f'{meta.get("checksum")}, now {got}); train again: '
                            f"./kfront pgo --train '{train}'")
     return meta
+
+
+def load_layout(pdir: Path, root: Path = ROOT) -> list[str]:
+    """The function order beside a profile (layout.txt, made by `kfront
+    pgo` from a simulator run of the profile's variant; docs/pgo.md,
+    "pgo-layout"), checked like the profile: the same source tree, made
+    from this very profile, and unchanged since."""
+    meta = load(pdir, root)
+    train = meta.get('train', '?')
+    again = f"train again: ./kfront pgo --train '{train}'"
+    try:
+        info = json.loads((pdir / 'layout.json').read_text())
+        text = (pdir / 'layout.txt').read_text()
+    except FileNotFoundError:
+        raise ProfileError(f'no function order in {pdir} (layout.txt; '
+                           f'{again})') from None
+    except (OSError, ValueError) as exc:
+        raise ProfileError(f'{pdir}/layout.json: unreadable: {exc}') from exc
+    if info.get('tree') != meta.get('tree') or \
+            info.get('profile_checksum') != meta.get('checksum'):
+        raise ProfileError(
+            f'{pdir}: function order made from another profile (profile '
+            f'{info.get("profile_checksum")}, tree {info.get("tree")}; now '
+            f'{meta.get("checksum")}, {meta.get("tree")}); {again}')
+    got = hashlib.sha256(text.encode()).hexdigest()[:16]
+    if info.get('checksum') != got:
+        raise ProfileError(f'{pdir}: layout.txt changed since it was made '
+                           f'(checksum {info.get("checksum")}, now {got}); {again}')
+    return [ln for ln in text.splitlines() if ln]

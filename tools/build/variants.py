@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pgo_profile  # tools/build/pgo_profile.py, beside this file
 
+# Function orders a variant can be linked in (docs/pgo.md, "pgo-layout").
+LAYOUTS = ('c3',)
 NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$')
 
 
@@ -26,6 +28,7 @@ class Variant:
     flags: tuple[str, ...]
     about: str
     profile: str = ''   # training set (globs) of a profile-using variant
+    layout: str = ''    # 'c3': functions in the order beside the profile
 
 
 class VariantError(Exception):
@@ -45,10 +48,10 @@ def load(path: Path) -> list[Variant]:
         if not NAME_RE.match(name):
             raise VariantError(f'{path}: bad variant name {name!r} '
                                '(letters, digits, "-", "_", "."; at most 32)')
-        unknown = set(sec) - {'cc', 'flags', 'about', 'profile'}
+        unknown = set(sec) - {'cc', 'flags', 'about', 'profile', 'layout'}
         if unknown:
             raise VariantError(f'{path}: [{name}]: unknown keys {sorted(unknown)}; '
-                               'valid: cc, flags, about, profile')
+                               'valid: cc, flags, about, profile, layout')
         flags = tuple(shlex.split(sec.get('flags', '')))
         if not flags:
             raise VariantError(f'{path}: [{name}]: flags missing')
@@ -56,8 +59,16 @@ def load(path: Path) -> list[Variant]:
         if profile and '-fprofile-use' not in flags:
             raise VariantError(f'{path}: [{name}]: profile = {profile} needs '
                                '-fprofile-use in flags')
+        layout = sec.get('layout', '').strip()
+        if layout and layout not in LAYOUTS:
+            raise VariantError(f'{path}: [{name}]: layout = {layout}: '
+                               f'valid: {", ".join(LAYOUTS)}')
+        if layout and not profile:
+            raise VariantError(f'{path}: [{name}]: layout = {layout} needs a '
+                               'profile = (the order is made beside it)')
         out.append(Variant(name, sec.get('cc', 'gcc').strip(), flags,
-                           ' '.join(sec.get('about', '').split()), profile))
+                           ' '.join(sec.get('about', '').split()), profile,
+                           layout))
     if not out:
         raise VariantError(f'{path}: no variants defined')
     return out
@@ -66,21 +77,24 @@ def load(path: Path) -> list[Variant]:
 def meson_lines(variants: list[Variant], build: Path,
                 root: Path = pgo_profile.ROOT) -> list[str]:
     """One line per variant for meson.build: name, cc, flags, profile
-    directory ('-' for none: a blank last field would be stripped). A
+    directory, function order file ('-' for none: a blank last field
+    would be stripped). A
     profile-using variant without a usable profile (none yet, or one
     trained on another source tree) is left out, with a note line ('#note'
     and the text) saying why and which command trains a new one: the other
     variants still build, and never silently with a stale profile."""
     lines = []
     for v in variants:
-        pdir = '-'
+        pdir = order = '-'
         if v.profile:
             why = left_out_reason(v, build, root)
             if why:
                 lines.append(f'#note\tvariant {v.name} left out of the image: {why}')
                 continue
             pdir = str(pgo_profile.profile_dir(build, v.profile))
-        lines.append('\t'.join([v.name, v.cc, ' '.join(v.flags), pdir]))
+            if v.layout:
+                order = str(Path(pdir) / 'layout.txt')
+        lines.append('\t'.join([v.name, v.cc, ' '.join(v.flags), pdir, order]))
     return lines
 
 
@@ -90,7 +104,10 @@ def left_out_reason(v: Variant, build: Path, root: Path = pgo_profile.ROOT) -> s
     if not (d / 'profile.json').exists():
         return f"no profile for {v.profile} in {d} (run ./kfront pgo --train '{v.profile}')"
     try:
-        pgo_profile.load(d, root)
+        if v.layout:
+            pgo_profile.load_layout(d, root)
+        else:
+            pgo_profile.load(d, root)
     except pgo_profile.ProfileError as exc:
         return str(exc)
     return ''

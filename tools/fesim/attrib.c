@@ -173,6 +173,12 @@ bool attrib_used(u32 fn)
 	return used && used[fn];
 }
 
+/* List @fn in the output without a row (a call edge's end). */
+void attrib_mark_used(u32 fn)
+{
+	used[fn] = 1;
+}
+
 /* The row of function @fn in region @r, made on first use. */
 u64 *attrib_row(struct region *r, u32 fn)
 {

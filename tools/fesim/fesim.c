@@ -294,6 +294,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	out_path_copy = NULL;
 	models_free();
 	attrib_free();
+	callgraph_free();
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

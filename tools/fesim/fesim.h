@@ -258,6 +258,12 @@ u64 attrib_addr(u32 fn);
 bool attrib_used(u32 fn);
 u32 fn_cols(void);
 u64 *attrib_row(struct region *r, u32 fn);
+void attrib_mark_used(u32 fn);
+
+/* callgraph.c */
+void callgraph_tb(const struct tb_info *ti);
+void callgraph_write(FILE *f);
+void callgraph_free(void);
 
 /* output.c */
 int output_write(const char *path);

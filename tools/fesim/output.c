@@ -172,8 +172,10 @@ static void put_all(FILE *f)
 	u32 i;
 
 	put_header(f);
-	if (attrib_on())
+	if (attrib_on()) {
 		put_funcs(f);
+		callgraph_write(f);
+	}
 	for (i = 0; i < fs.n_regions; i++) {
 		const struct region *r = &fs.regions[i];
 

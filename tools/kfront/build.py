@@ -37,6 +37,7 @@ def _options_in_effect(build: Path, opts: list[str]) -> bool:
 
 
 PROFILE_DIR_RE = re.compile(r"--profile-dir=(/[^\s']+)")
+LAYOUT_RE = re.compile(r"--layout=(/[^\s']+)")
 
 
 def _profile_newer(build: Path) -> bool:
@@ -49,18 +50,22 @@ def _profile_newer(build: Path) -> bool:
         configured = (build / 'build.ninja').stat().st_mtime
     except OSError:
         return False
-    if any(p.stat().st_mtime > configured
-           for p in (paths.BUILD / 'pgo').glob('*/profile.json')):
+    made = [*(paths.BUILD / 'pgo').glob('*/profile.json'),
+            *(paths.BUILD / 'pgo').glob('*/layout.json')]
+    if any(p.stat().st_mtime > configured for p in made):
         return True
     try:
-        used = set(PROFILE_DIR_RE.findall((build / 'build.ninja').read_text()))
+        ninja = (build / 'build.ninja').read_text()
     except OSError:
         return False
-    for d in used:
-        try:
+    try:
+        for d in set(PROFILE_DIR_RE.findall(ninja)):
             pgo_profile.load(Path(d))
-        except pgo_profile.ProfileError:
-            return True
+        # a function order in use (pgo-layout) that no longer fits
+        for f in set(LAYOUT_RE.findall(ninja)):
+            pgo_profile.load_layout(Path(f).parent)
+    except pgo_profile.ProfileError:
+        return True
     return False
 
 

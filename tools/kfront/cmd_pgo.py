@@ -11,18 +11,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import build, cmd_host, cmd_run, collect, paths, pgo, qemu
+from kfront import build, cmd_host, cmd_run, collect, paths, pgo, pgo_layout, qemu
 from kfront.progress import Progress
 
 COMPARED = 'O2,Os,hybrid,pgo'
+# with a function order from the simulator (docs/pgo.md, "pgo-layout")
+COMPARED_LAYOUT = COMPARED + ',pgo-layout'
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser('pgo', help='train a profile in QEMU, build and measure the pgo variant',
                        description='Train the measured code in ring 0 (a -fprofile-arcs build '
                        'in build/pgo-train, its counters sent as records), write the .gcda '
-                       'files to build/pgo/SET/, build the pgo variant and run O2, Os, '
-                       'hybrid and pgo in the simulator and the host harness; '
+                       'files to build/pgo/SET/, build the pgo variant, order its functions '
+                       'from its call graph in the simulator (C3: the pgo-layout variant) and '
+                       'run O2, Os, hybrid, pgo and pgo-layout in the simulator and the host '
+                       'harness; '
                        'workloads outside the training set are reported as held out.')
     p.add_argument('--train', default='net.*', metavar='GLOBS',
                    help="training workloads (default net.*; e.g. 'sched.*,mix.*')")
@@ -108,17 +112,50 @@ def train(args: argparse.Namespace, out: Path) -> dict[str, Any] | None:
     return meta
 
 
-def annotate(results_json: Path, meta: dict[str, Any]) -> None:
+def make_layout(args: argparse.Namespace, out: Path, meta: dict[str, Any],
+                vfile: Path) -> dict[str, Any] | None:
+    """The pgo-layout variant's function order: one simulator boot of the
+    pgo variant on the training workloads (syms=, so the plugin counts
+    call edges), C3 over them, written beside the profile. None (and
+    pgo-layout left out, with the reason) when that fails."""
+    rdir = out / 'layout'
+    argv = ['run', '--variants', pgo_layout.BASE, '--baseline', pgo_layout.BASE,
+            '--variants-file', str(vfile), '--bench', args.train, '--sim', 'skylake', '--no-host', '--out', str(rdir),
+            *(['--quick'] if args.quick else [])]
+    print(f'kfront pgo: call graph of {pgo_layout.BASE} on {args.train} in the simulator',
+          flush=True)
+    _sub(argv)
+    try:
+        info = pgo_layout.make(rdir, meta)
+    except pgo_layout.LayoutError as exc:
+        print(f'kfront pgo: no function order, pgo-layout left out: {exc}', file=sys.stderr)
+        return None
+    print(f'kfront pgo: function order {info["checksum"]} (C3: {info["executed"]} of '
+          f'{info["functions"]} functions executed, {info["edges"]} call edges) in '
+          f'{pgo.pgo_profile.profile_dir(paths.BUILD, args.train)}/layout.txt', flush=True)
+    return info
+
+
+def annotate(results_json: Path, meta: dict[str, Any],
+             order: dict[str, Any] | None = None) -> None:
     """results.json gains `pgo`: training set, profile checksum and tree,
-    and which workloads were trained on and which held out."""
+    and which workloads were trained on and which held out; with a
+    function order, its checksum and pgo-layout's figures (`layout`)."""
     data = json.loads(results_json.read_text())
     trained, held = pgo.split_held_out((r['bench'] for r in data.get('results', [])),
                                        meta['train'])
     data['pgo'] = {'train': meta['train'], 'checksum': meta['checksum'],
                    'tree': meta['tree'], 'trained': trained, 'held_out': held,
                    'goals': pgo.goals(data, meta['train'])}
+    if order is not None:
+        data['pgo']['layout'] = {k: order[k] for k in (
+            'checksum', 'method', 'functions', 'executed', 'edges', 'max_cluster')}
+        data['pgo']['layout']['points'] = pgo_layout.compare(data)
     results_json.write_text(json.dumps(data, indent=1) + '\n')
     print(pgo.goals_text(data['pgo']['goals'], results_json.parent.name), flush=True)
+    if order is not None:
+        print(pgo_layout.compare_text(data['pgo']['layout']['points'],
+                                      results_json.parent.name), flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,18 +178,20 @@ def run(args: argparse.Namespace) -> int:
     vfile.write_text(pgo.use_variants_ini(
         (paths.ROOT / 'bench' / 'variants.ini').read_text(), args.train))
     quick = ['--quick'] if args.quick else []
-    argv = ['run', '--variants', COMPARED, '--variants-file', str(vfile),
+    order = make_layout(args, out, meta, vfile) if args.sim != 'none' else None
+    compared = COMPARED_LAYOUT if order is not None else COMPARED
+    argv = ['run', '--variants', compared, '--variants-file', str(vfile),
             '--out', str(out / 'qemu'), *quick]
     if args.sim != 'none':
         argv += ['--sim', args.sim]
     status = _sub(argv)
     if (out / 'qemu' / 'results.json').exists():
-        annotate(out / 'qemu' / 'results.json', meta)
+        annotate(out / 'qemu' / 'results.json', meta, order)
     if not args.no_host and status == 0:
-        status = _sub(['host', '--variants', COMPARED, '--variants-file', str(vfile),
+        status = _sub(['host', '--variants', compared, '--variants-file', str(vfile),
                        '--out', str(out / 'host'), *quick])
         if (out / 'host' / 'results.json').exists():
-            annotate(out / 'host' / 'results.json', meta)
+            annotate(out / 'host' / 'results.json', meta, order)
     print(f'kfront pgo: wrote {out}')
     return status
 

@@ -66,6 +66,8 @@ class SimOutput:
     # per-function rows (syms=): id -> (name, address), the row columns
     funcs: dict[int, tuple[str, int]] = field(default_factory=dict)
     func_columns: list[str] = field(default_factory=list)
+    # call edges (syms=): (caller id, callee id, count), docs/fesim.md
+    calls: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 def parse_models(text: str) -> list[str]:
@@ -160,6 +162,9 @@ def load(path: Path) -> SimOutput:
             out.func_columns = list(obj.get('func_columns', []))
         elif kind == 'func':
             out.funcs[int(obj['id'])] = (str(obj['name']), int(obj['addr']))
+        elif kind == 'call':
+            out.calls.append((int(obj['caller']), int(obj['callee']),
+                              int(obj['count'])))
         elif kind == 'region':
             out.regions[int(obj['seq'])] = obj
         elif kind == 'total':

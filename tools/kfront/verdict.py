@@ -163,7 +163,7 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     if not r.marked:
         return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
                    f"{ratio_name} {_times(r, False)})"
-    if inverted and r.lo <= 0:
+    if inverted and (r.value <= 0 or r.lo <= 0):
         # the winner's median (or a resample's) is 0: "N times fewer" has
         # no N, so the medians are said plainly
         return winner, (f"{label}: {winner} {med[winner]:g} per operation, {other} "
