@@ -208,7 +208,9 @@ void uop_free(struct uop_cache *u)
 	free(u->n);
 	free(u->used);
 	free(u->nocache);
+	free(u->nocache_filter);
 	u->nocache = NULL;
+	u->nocache_filter = NULL;
 	u->nocache_cap = u->nocache_n = 0;
 }
 
@@ -220,39 +222,6 @@ static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 	u->used[s] -= set[i].ways;
 	memmove(set + i, set + i + 1, (u->n[s] - i - 1) * sizeof(*set));
 	u->n[s]--;
-}
-
-u32 uop_pack(struct uop_pack *p, const struct uinsn *in, u32 uops_per_way)
-{
-	bool branch = in->flags & UI_BRANCH;
-
-	if (!in->uops && !branch)
-		return p->ways;	/* the jcc of a fused pair: already counted */
-	if (in->flags & UI_MSROM) {
-		/* a microcoded instruction takes a whole way of its own */
-		if (p->slots || p->closed)
-			p->ways++;
-		p->slots = uops_per_way;
-		p->branches = 0;
-		p->closed = 1;
-		return p->ways;
-	}
-	/* a new way when this one ended at an unconditional jump, when the
-	 * instruction's uops do not fit (they are never split across ways),
-	 * or when it would be the way's third branch */
-	if (p->closed || p->slots + in->uops > uops_per_way ||
-	    (branch && p->branches == 2)) {
-		p->ways++;
-		p->slots = 0;
-		p->branches = 0;
-		p->closed = 0;
-	}
-	p->slots += in->uops;
-	if (branch)
-		p->branches++;
-	if (in->flags & UI_UNCOND)
-		p->closed = 1;
-	return p->ways;
 }
 
 static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
@@ -330,10 +299,13 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways)
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	u64 win = set[i].win;
 	u32 extra = ways - set[i].ways;
+	u32 others = uop_window_ways(u, s, win, i);
 	int v;
 
-	while (uop_window_ways(u, s, win, i) + ways > u->max_ways) {
+	/* the window's other entries, counted once and kept up to date */
+	while (others + ways > u->max_ways) {
 		v = uop_lru_victim(u, s, win, i);
+		others -= set[v].ways;
 		u->changes++;
 		uop_remove(u, s, v);
 		if (v < i)
@@ -421,7 +393,7 @@ static u32 uop_nocache_slot(const struct uop_cache *u, u64 win)
 	return h;
 }
 
-bool uop_nocache_has(const struct uop_cache *u, u64 win)
+bool uop_nocache_probe(const struct uop_cache *u, u64 win)
 {
 	return u->nocache_n && u->nocache[uop_nocache_slot(u, win)] == win;
 }
@@ -451,8 +423,16 @@ int uop_nocache_add(struct uop_cache *u, u64 win)
 	u32 h;
 
 	uop_invalidate(u, win);
+	if (!u->nocache_filter) {
+		u->nocache_filter = calloc(UOP_NOCACHE_FILTER_BITS / 64,
+					   sizeof(u64));
+		if (!u->nocache_filter)
+			return -1;
+	}
 	if ((u->nocache_n + 1) * 2 > u->nocache_cap && uop_nocache_grow(u))
 		return -1;
+	u->nocache_filter[(win & (UOP_NOCACHE_FILTER_BITS - 1)) / 64] |=
+		1ULL << (win % 64);
 	h = uop_nocache_slot(u, win);
 	if (u->nocache[h] != win) {
 		u->changes++;
