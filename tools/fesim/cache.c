@@ -250,19 +250,6 @@ struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 	return set;
 }
 
-/* Ways the entries of @win hold in set @s, other than entry @skip. */
-static u32 uop_window_ways(const struct uop_cache *u, u32 s, u64 win,
-			   int skip)
-{
-	const struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u32 i, ways = 0;
-
-	for (i = 0; i < u->n[s]; i++)
-		if ((int)i != skip && set[i].win == win)
-			ways += set[i].ways;
-	return ways;
-}
-
 /* The entry of set @s to evict, other than @keep, of window @win only
  * unless @win is FESIM_NO_TAG: the least recently used one, or (random)
  * one drawn from the seeded stream; -1 if none. */
@@ -294,15 +281,15 @@ static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
  * own older entries give way (at most max_ways per window), then the set's
  * least recently used entries. Returns the entry's (possibly moved) index.
  */
-static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways)
+static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
+			 u32 others)
 {
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	u64 win = set[i].win;
 	u32 extra = ways - set[i].ways;
-	u32 others = uop_window_ways(u, s, win, i);
 	int v;
 
-	/* the window's other entries, counted once and kept up to date */
+	/* @others: ways of the window's other entries, kept up to date */
 	while (others + ways > u->max_ways) {
 		v = uop_lru_victim(u, s, win, i);
 		others -= set[v].ways;
@@ -321,11 +308,11 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways)
 	return i;
 }
 
-bool uop_insert(struct uop_cache *u, u64 win, u32 off)
+bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i = uop_find(u, s, win, off);
+	int i = absent ? -1 : uop_find(u, s, win, off);
 
 	if (i >= 0) {
 		u->changes++;
@@ -350,8 +337,24 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i = uop_find(u, s, win, off);
+	u32 others = 0, k;
+	int i = -1;
 
+	/* the usual step of a fill: the MRU entry's end moves on */
+	if (u->n[s] && set[0].win == win && set[0].off == off &&
+	    ways <= set[0].ways) {
+		set[0].end = end;
+		return true;
+	}
+	/* one pass finds the entry and the ways of the window's others */
+	for (k = 0; k < u->n[s]; k++) {
+		if (set[k].win != win)
+			continue;
+		if (set[k].off == off)
+			i = k;
+		else
+			others += set[k].ways;
+	}
 	if (i < 0)
 		return false;
 	if (ways > u->max_ways) {
@@ -359,7 +362,7 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 		return false;
 	}
 	if (ways > set[i].ways) {
-		i = uop_make_room(u, s, i, ways);
+		i = uop_make_room(u, s, i, ways, others);
 		u->used[s] += ways - set[i].ways;
 		set[i].ways = ways;
 	}

@@ -236,8 +236,9 @@ static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 off,
 /* Find entry (@win, @off) and make it the MRU one; NULL if not cached. The
  * pointer is valid until the next call that changes the set. */
 struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off);
-/* Install an empty one-way entry (@win, @off) as MRU; false if it cannot. */
-bool uop_insert(struct uop_cache *u, u64 win, u32 off);
+/* Install an empty one-way entry (@win, @off) as MRU; false if it cannot.
+ * @absent: the caller's lookup just found no such entry (no search). */
+bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent);
 /* Let entry (@win, @off) grow to @ways ways and cover up to @end. False
  * (and the entry is dropped) if it cannot be cached. */
 bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end);
