@@ -208,7 +208,9 @@ void uop_free(struct uop_cache *u)
 	free(u->n);
 	free(u->used);
 	free(u->nocache);
+	free(u->nocache_filter);
 	u->nocache = NULL;
+	u->nocache_filter = NULL;
 	u->nocache_cap = u->nocache_n = 0;
 }
 
@@ -220,39 +222,6 @@ static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 	u->used[s] -= set[i].ways;
 	memmove(set + i, set + i + 1, (u->n[s] - i - 1) * sizeof(*set));
 	u->n[s]--;
-}
-
-u32 uop_pack(struct uop_pack *p, const struct uinsn *in, u32 uops_per_way)
-{
-	bool branch = in->flags & UI_BRANCH;
-
-	if (!in->uops && !branch)
-		return p->ways;	/* the jcc of a fused pair: already counted */
-	if (in->flags & UI_MSROM) {
-		/* a microcoded instruction takes a whole way of its own */
-		if (p->slots || p->closed)
-			p->ways++;
-		p->slots = uops_per_way;
-		p->branches = 0;
-		p->closed = 1;
-		return p->ways;
-	}
-	/* a new way when this one ended at an unconditional jump, when the
-	 * instruction's uops do not fit (they are never split across ways),
-	 * or when it would be the way's third branch */
-	if (p->closed || p->slots + in->uops > uops_per_way ||
-	    (branch && p->branches == 2)) {
-		p->ways++;
-		p->slots = 0;
-		p->branches = 0;
-		p->closed = 0;
-	}
-	p->slots += in->uops;
-	if (branch)
-		p->branches++;
-	if (in->flags & UI_UNCOND)
-		p->closed = 1;
-	return p->ways;
 }
 
 static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
@@ -279,19 +248,6 @@ struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 	memmove(set + 1, set, i * sizeof(*set));
 	set[0] = hit;
 	return set;
-}
-
-/* Ways the entries of @win hold in set @s, other than entry @skip. */
-static u32 uop_window_ways(const struct uop_cache *u, u32 s, u64 win,
-			   int skip)
-{
-	const struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u32 i, ways = 0;
-
-	for (i = 0; i < u->n[s]; i++)
-		if ((int)i != skip && set[i].win == win)
-			ways += set[i].ways;
-	return ways;
 }
 
 /* The entry of set @s to evict, other than @keep, of window @win only
@@ -325,15 +281,18 @@ static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
  * own older entries give way (at most max_ways per window), then the set's
  * least recently used entries. Returns the entry's (possibly moved) index.
  */
-static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways)
+static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
+			 u32 others)
 {
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	u64 win = set[i].win;
 	u32 extra = ways - set[i].ways;
 	int v;
 
-	while (uop_window_ways(u, s, win, i) + ways > u->max_ways) {
+	/* @others: ways of the window's other entries, kept up to date */
+	while (others + ways > u->max_ways) {
 		v = uop_lru_victim(u, s, win, i);
+		others -= set[v].ways;
 		u->changes++;
 		uop_remove(u, s, v);
 		if (v < i)
@@ -349,11 +308,11 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways)
 	return i;
 }
 
-bool uop_insert(struct uop_cache *u, u64 win, u32 off)
+bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i = uop_find(u, s, win, off);
+	int i = absent ? -1 : uop_find(u, s, win, off);
 
 	if (i >= 0) {
 		u->changes++;
@@ -378,8 +337,24 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i = uop_find(u, s, win, off);
+	u32 others = 0, k;
+	int i = -1;
 
+	/* the usual step of a fill: the MRU entry's end moves on */
+	if (u->n[s] && set[0].win == win && set[0].off == off &&
+	    ways <= set[0].ways) {
+		set[0].end = end;
+		return true;
+	}
+	/* one pass finds the entry and the ways of the window's others */
+	for (k = 0; k < u->n[s]; k++) {
+		if (set[k].win != win)
+			continue;
+		if (set[k].off == off)
+			i = k;
+		else
+			others += set[k].ways;
+	}
 	if (i < 0)
 		return false;
 	if (ways > u->max_ways) {
@@ -387,7 +362,7 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 		return false;
 	}
 	if (ways > set[i].ways) {
-		i = uop_make_room(u, s, i, ways);
+		i = uop_make_room(u, s, i, ways, others);
 		u->used[s] += ways - set[i].ways;
 		set[i].ways = ways;
 	}
@@ -421,7 +396,7 @@ static u32 uop_nocache_slot(const struct uop_cache *u, u64 win)
 	return h;
 }
 
-bool uop_nocache_has(const struct uop_cache *u, u64 win)
+bool uop_nocache_probe(const struct uop_cache *u, u64 win)
 {
 	return u->nocache_n && u->nocache[uop_nocache_slot(u, win)] == win;
 }
@@ -451,8 +426,16 @@ int uop_nocache_add(struct uop_cache *u, u64 win)
 	u32 h;
 
 	uop_invalidate(u, win);
+	if (!u->nocache_filter) {
+		u->nocache_filter = calloc(UOP_NOCACHE_FILTER_BITS / 64,
+					   sizeof(u64));
+		if (!u->nocache_filter)
+			return -1;
+	}
 	if ((u->nocache_n + 1) * 2 > u->nocache_cap && uop_nocache_grow(u))
 		return -1;
+	u->nocache_filter[(win & (UOP_NOCACHE_FILTER_BITS - 1)) / 64] |=
+		1ULL << (win % 64);
 	h = uop_nocache_slot(u, win);
 	if (u->nocache[h] != win) {
 		u->changes++;

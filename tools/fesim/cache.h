@@ -137,10 +137,17 @@ struct uop_cache {
 	 * cached, a flush): a fill dropped with this unchanged left the
 	 * cache as it found it (exec.c, fill_dropped()) */
 	u64 changes;
-	/* windows never cached (JCC erratum): an open-addressing set */
+	/* windows never cached (JCC erratum): an open-addressing set, and
+	 * a filter in front of it, one bit per window number modulo
+	 * UOP_NOCACHE_FILTER_BITS: a clear bit (nearly every lookup) needs
+	 * no hash probe */
 	u64 *nocache;
 	u32 nocache_cap, nocache_n;
+	u64 *nocache_filter;
 };
+
+#define UOP_NOCACHE_FILTER_BITS	(1u << 16)	/* 8 KiB: 2 MiB of code in
+							 * 32-byte windows */
 
 /* Way packing of one entry, filled instruction by instruction. */
 struct uop_pack {
@@ -178,8 +185,42 @@ static inline void uop_pack_start(struct uop_pack *p)
 	p->closed = 0;
 }
 
-/* Add one instruction to @p under Intel's way rules; returns ways used. */
-u32 uop_pack(struct uop_pack *p, const struct uinsn *in, u32 uops_per_way);
+
+/* Add one instruction to @p under Intel's way rules; returns ways used.
+ * Inline: a fill calls it once per instruction (the hot part of fills). */
+static inline u32 uop_pack(struct uop_pack *p, const struct uinsn *in,
+			   u32 uops_per_way)
+{
+	bool branch = in->flags & UI_BRANCH;
+
+	if (!in->uops && !branch)
+		return p->ways;	/* the jcc of a fused pair: already counted */
+	if (in->flags & UI_MSROM) {
+		/* a microcoded instruction takes a whole way of its own */
+		if (p->slots || p->closed)
+			p->ways++;
+		p->slots = uops_per_way;
+		p->branches = 0;
+		p->closed = 1;
+		return p->ways;
+	}
+	/* a new way when this one ended at an unconditional jump, when the
+	 * instruction's uops do not fit (they are never split across ways),
+	 * or when it would be the way's third branch */
+	if (p->closed || p->slots + in->uops > uops_per_way ||
+	    (branch && p->branches == 2)) {
+		p->ways++;
+		p->slots = 0;
+		p->branches = 0;
+		p->closed = 0;
+	}
+	p->slots += in->uops;
+	if (branch)
+		p->branches++;
+	if (in->flags & UI_UNCOND)
+		p->closed = 1;
+	return p->ways;
+}
 
 /* True if (@win, @off) is the MRU entry of its set and holds the uops up to
  * @end: a hit that changes no state. */
@@ -195,8 +236,9 @@ static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 off,
 /* Find entry (@win, @off) and make it the MRU one; NULL if not cached. The
  * pointer is valid until the next call that changes the set. */
 struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off);
-/* Install an empty one-way entry (@win, @off) as MRU; false if it cannot. */
-bool uop_insert(struct uop_cache *u, u64 win, u32 off);
+/* Install an empty one-way entry (@win, @off) as MRU; false if it cannot.
+ * @absent: the caller's lookup just found no such entry (no search). */
+bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent);
 /* Let entry (@win, @off) grow to @ways ways and cover up to @end. False
  * (and the entry is dropped) if it cannot be cached. */
 bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end);
@@ -205,6 +247,16 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end);
 void uop_invalidate(struct uop_cache *u, u64 win);
 /* Mark @win as never cached (JCC erratum) and drop its entries. */
 int uop_nocache_add(struct uop_cache *u, u64 win);
-bool uop_nocache_has(const struct uop_cache *u, u64 win);
+bool uop_nocache_probe(const struct uop_cache *u, u64 win);
+
+/* True if @win is marked never cached. */
+static inline bool uop_nocache_has(const struct uop_cache *u, u64 win)
+{
+	u32 bit = win & (UOP_NOCACHE_FILTER_BITS - 1);
+
+	if (!u->nocache_filter || !(u->nocache_filter[bit / 64] >> bit % 64 & 1))
+		return false;
+	return uop_nocache_probe(u, win);
+}
 
 #endif /* FESIM_CACHE_H */

@@ -363,7 +363,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	m->fill_base = gen;
 	m->fill_gen = m->gen;
 	m->fill_changes = m->uop.changes;
-	m->uop_mode = uop_insert(&m->uop, b->id, off) ? UOP_FILL : UOP_LEGACY;
+	m->uop_mode = uop_insert(&m->uop, b->id, off, !e) ? UOP_FILL : UOP_LEGACY;
 	uop_pack_start(&m->pack);
 	uop_fill(m, b->id, in, k, n);
 	return n;
