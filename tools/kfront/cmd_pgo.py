@@ -120,9 +120,10 @@ def make_layout(args: argparse.Namespace, out: Path, meta: dict[str, Any],
     pgo-layout left out, with the reason) when that fails."""
     rdir = out / 'layout'
     argv = ['run', '--variants', pgo_layout.BASE, '--baseline', pgo_layout.BASE,
-            '--variants-file', str(vfile), '--bench', args.train, '--sim', 'skylake', '--no-host', '--out', str(rdir),
-            *(['--quick'] if args.quick else [])]
-    print(f'kfront pgo: call graph of {pgo_layout.BASE} on {args.train} in the simulator',
+            '--variants-file', str(vfile), '--bench', args.train, '--sim', 'skylake',
+            '--no-host', '--out', str(rdir), *(['--quick'] if args.quick else [])]
+    print(f'kfront pgo: call graph of {pgo_layout.BASE} on {args.train} in the simulator '
+          '(pgo-layout is left out of this image: its order comes from this boot)',
           flush=True)
     _sub(argv)
     try:
