@@ -6,6 +6,12 @@
 
 #include "cache.h"
 
+/* The last stamp before uop_restamp() renumbers (lowered only to test
+ * the renumbering). */
+#ifndef UOP_STAMP_MAX
+#define UOP_STAMP_MAX	0xffffffffu
+#endif
+
 static bool is_pow2(u32 x)
 {
 	return x && !(x & (x - 1));
@@ -179,14 +185,17 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	u->max_ways = max_ways < ways ? max_ways : ways;
 	u->e = calloc((size_t)sets * ways, sizeof(*u->e));
 	u->n = calloc(sets, sizeof(*u->n));
+	u->mru = calloc(sets, sizeof(*u->mru));
 	u->used = calloc(sets, sizeof(*u->used));
-	if (!u->e || !u->n || !u->used) {
+	if (!u->e || !u->n || !u->mru || !u->used) {
 		/* none of them is kept: a half-made cache is no cache */
 		free(u->e);
 		free(u->n);
+		free(u->mru);
 		free(u->used);
 		u->e = NULL;
 		u->n = NULL;
+		u->mru = NULL;
 		u->used = NULL;
 		return -1;
 	}
@@ -197,8 +206,11 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 void uop_flush(struct uop_cache *u)
 {
 	u->changes++;
+	memset(u->e, 0, (size_t)u->sets * u->ways * sizeof(*u->e));
 	memset(u->n, 0, u->sets * sizeof(*u->n));
+	memset(u->mru, 0, u->sets * sizeof(*u->mru));
 	memset(u->used, 0, u->sets * sizeof(*u->used));
+	u->clock = 0;
 	u->rng = rng_start(u->seed);
 }
 
@@ -206,22 +218,81 @@ void uop_free(struct uop_cache *u)
 {
 	free(u->e);
 	free(u->n);
+	free(u->mru);
 	free(u->used);
 	free(u->nocache);
 	free(u->nocache_filter);
+	u->e = NULL;
+	u->n = NULL;
+	u->mru = NULL;
+	u->used = NULL;
 	u->nocache = NULL;
 	u->nocache_filter = NULL;
 	u->nocache_cap = u->nocache_n = 0;
 }
 
-/* Remove entry @i of set @s, closing the gap (keeps recency order). */
+/*
+ * The stamp counter is about to wrap (after 4 G touches): renumber each
+ * set's entries 1..n in the order they have, so the counter can go on
+ * from the largest count. Only the order is ever compared: unchanged.
+ */
+static void uop_restamp(struct uop_cache *u)
+{
+	u32 rank[255];
+	u32 s, i, j, top = 0;
+
+	for (s = 0; s < u->sets; s++) {
+		struct uop_entry *set = u->e + (size_t)s * u->ways;
+
+		for (i = 0; i < u->ways; i++) {
+			rank[i] = 0;
+			if (!set[i].stamp)
+				continue;
+			for (j = 0; j < u->ways; j++)
+				rank[i] += set[j].stamp &&
+					   set[j].stamp <= set[i].stamp;
+		}
+		for (i = 0; i < u->ways; i++) {
+			set[i].stamp = rank[i];
+			if (rank[i] > top)
+				top = rank[i];
+		}
+	}
+	u->clock = top;
+}
+
+/* Make slot @i of set @s the most recently used entry. */
+static void uop_touch(struct uop_cache *u, u32 s, u32 i)
+{
+	if (u->clock == UOP_STAMP_MAX)
+		uop_restamp(u);
+	u->e[(size_t)s * u->ways + i].stamp = ++u->clock;
+	u->mru[s] = i;
+}
+
+/* The slot of set @s with the largest stamp (slot 0 if the set is empty:
+ * its stamp 0 then says so). */
+static u32 uop_newest(const struct uop_cache *u, u32 s)
+{
+	const struct uop_entry *set = u->e + (size_t)s * u->ways;
+	u32 i, best = 0;
+
+	for (i = 1; i < u->ways; i++)
+		if (set[i].stamp > set[best].stamp)
+			best = i;
+	return best;
+}
+
+/* Empty slot @i of set @s (the others keep their slots and order). */
 static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 {
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 
 	u->used[s] -= set[i].ways;
-	memmove(set + i, set + i + 1, (u->n[s] - i - 1) * sizeof(*set));
+	set[i].stamp = 0;
 	u->n[s]--;
+	if (i == u->mru[s])
+		u->mru[s] = uop_newest(u, s);
 }
 
 static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
@@ -229,8 +300,8 @@ static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
 	const struct uop_entry *set = u->e + (size_t)s * u->ways;
 	u32 i;
 
-	for (i = 0; i < u->n[s]; i++)
-		if (set[i].win == win && set[i].off == off)
+	for (i = 0; i < u->ways; i++)
+		if (set[i].stamp && set[i].win == win && set[i].off == off)
 			return i;
 	return -1;
 }
@@ -238,51 +309,61 @@ static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
 struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 {
 	u32 s = win & (u->sets - 1);
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	struct uop_entry hit;
 	int i = uop_find(u, s, win, off);
 
 	if (i < 0)
 		return NULL;
-	hit = set[i];
-	memmove(set + 1, set, i * sizeof(*set));
-	set[0] = hit;
-	return set;
+	uop_touch(u, s, i);
+	return u->e + (size_t)s * u->ways + i;
 }
 
-/* The entry of set @s to evict, other than @keep, of window @win only
- * unless @win is FESIM_NO_TAG: the least recently used one, or (random)
- * one drawn from the seeded stream; -1 if none. */
-static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
+static bool uop_candidate(const struct uop_entry *e, u64 win, int i, int keep)
+{
+	return e->stamp && i != keep && (win == FESIM_NO_TAG || e->win == win);
+}
+
+/* The slot of set @s to evict, other than @keep, of window @win only
+ * unless @win is FESIM_NO_TAG: the least recently used entry, or (random)
+ * the one a draw from the seeded stream picks, counting from the most
+ * recently used; -1 if none. */
+static int uop_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 {
 	const struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i, n = 0, pick;
+	int i, j, n = 0, pick, lru = -1;
 
 	if (u->policy == POL_RANDOM) {
-		for (i = 0; i < (int)u->n[s]; i++)
-			n += i != keep && (win == FESIM_NO_TAG ||
-					   set[i].win == win);
+		for (i = 0; i < (int)u->ways; i++)
+			n += uop_candidate(&set[i], win, i, keep);
 		if (!n)
 			return -1;
 		pick = (int)(rng_next(&u->rng) % (u64)n);
-		for (i = 0; i < (int)u->n[s]; i++)
-			if (i != keep && (win == FESIM_NO_TAG ||
-					  set[i].win == win) && !pick--)
+		/* the candidate with exactly @pick more recent ones */
+		for (i = 0; i < (int)u->ways; i++) {
+			if (!uop_candidate(&set[i], win, i, keep))
+				continue;
+			n = 0;
+			for (j = 0; j < (int)u->ways; j++)
+				n += uop_candidate(&set[j], win, j, keep) &&
+				     set[j].stamp > set[i].stamp;
+			if (n == pick)
 				return i;
+		}
+		return -1;
 	}
-	for (i = (int)u->n[s] - 1; i >= 0; i--)
-		if (i != keep && (win == FESIM_NO_TAG || set[i].win == win))
-			return i;
-	return -1;
+	for (i = 0; i < (int)u->ways; i++)
+		if (uop_candidate(&set[i], win, i, keep) &&
+		    (lru < 0 || set[i].stamp < set[lru].stamp))
+			lru = i;
+	return lru;
 }
 
 /*
- * Make room for entry @i of set @s to hold @ways ways: first the window's
- * own older entries give way (at most max_ways per window), then the set's
- * least recently used entries. Returns the entry's (possibly moved) index.
+ * Make room for the entry in slot @i of set @s to hold @ways ways: first
+ * the window's own older entries give way (at most max_ways per window),
+ * then the set's least recently used entries.
  */
-static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
-			 u32 others)
+static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
+			  u32 others)
 {
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	u64 win = set[i].win;
@@ -291,21 +372,16 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 
 	/* @others: ways of the window's other entries, kept up to date */
 	while (others + ways > u->max_ways) {
-		v = uop_lru_victim(u, s, win, i);
+		v = uop_victim(u, s, win, i);
 		others -= set[v].ways;
 		u->changes++;
 		uop_remove(u, s, v);
-		if (v < i)
-			i--;
 	}
 	while (u->used[s] + extra > u->ways) {
-		v = uop_lru_victim(u, s, FESIM_NO_TAG, i);
+		v = uop_victim(u, s, FESIM_NO_TAG, i);
 		u->changes++;
 		uop_remove(u, s, v);
-		if (v < i)
-			i--;
 	}
-	return i;
 }
 
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
@@ -318,17 +394,19 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 		u->changes++;
 		uop_remove(u, s, i);
 	}
-	if (u->n[s] == u->ways) {	/* no entry slot left: drop the LRU one */
+	if (u->n[s] == u->ways) {	/* no entry slot left: drop one */
+		i = uop_victim(u, s, FESIM_NO_TAG, -1);
 		u->changes++;
-		uop_remove(u, s, u->policy == POL_RANDOM ?
-			   uop_lru_victim(u, s, FESIM_NO_TAG, -1) :
-			   (int)u->n[s] - 1);
+		uop_remove(u, s, i);
+	} else if (i < 0) {
+		for (i = 0; set[i].stamp; i++)
+			;		/* n < ways: an empty slot exists */
 	}
-	memmove(set + 1, set, u->n[s] * sizeof(*set));
-	set[0].win = win;
-	set[0].off = off;
-	set[0].end = off;
-	set[0].ways = 0;
+	set[i].win = win;
+	set[i].off = off;
+	set[i].end = off;
+	set[i].ways = 0;
+	uop_touch(u, s, i);
 	u->n[s]++;
 	return uop_grow(u, win, off, 1, off);
 }
@@ -337,18 +415,18 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
+	struct uop_entry *e = set + u->mru[s];
 	u32 others = 0, k;
 	int i = -1;
 
 	/* the usual step of a fill: the MRU entry's end moves on */
-	if (u->n[s] && set[0].win == win && set[0].off == off &&
-	    ways <= set[0].ways) {
-		set[0].end = end;
+	if (e->stamp && e->win == win && e->off == off && ways <= e->ways) {
+		e->end = end;
 		return true;
 	}
 	/* one pass finds the entry and the ways of the window's others */
-	for (k = 0; k < u->n[s]; k++) {
-		if (set[k].win != win)
+	for (k = 0; k < u->ways; k++) {
+		if (!set[k].stamp || set[k].win != win)
 			continue;
 		if (set[k].off == off)
 			i = k;
@@ -362,7 +440,7 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 		return false;
 	}
 	if (ways > set[i].ways) {
-		i = uop_make_room(u, s, i, ways, others);
+		uop_make_room(u, s, i, ways, others);
 		u->used[s] += ways - set[i].ways;
 		set[i].ways = ways;
 	}
@@ -374,14 +452,12 @@ void uop_invalidate(struct uop_cache *u, u64 win)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u32 i = 0;
+	u32 i;
 
-	while (i < u->n[s]) {
-		if (set[i].win == win) {
+	for (i = 0; i < u->ways; i++) {
+		if (set[i].stamp && set[i].win == win) {
 			u->changes++;
 			uop_remove(u, s, i);
-		} else {
-			i++;
 		}
 	}
 }
