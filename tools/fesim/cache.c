@@ -6,12 +6,6 @@
 
 #include "cache.h"
 
-/* The last stamp before uop_restamp() renumbers (lowered only to test
- * the renumbering). */
-#ifndef UOP_STAMP_MAX
-#define UOP_STAMP_MAX	0xffffffffu
-#endif
-
 static bool is_pow2(u32 x)
 {
 	return x && !(x & (x - 1));
@@ -184,18 +178,18 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	u->uops_per_way = uops_per_way;
 	u->max_ways = max_ways < ways ? max_ways : ways;
 	u->e = calloc((size_t)sets * ways, sizeof(*u->e));
+	u->ord = malloc((size_t)sets * ways);
 	u->n = calloc(sets, sizeof(*u->n));
-	u->mru = calloc(sets, sizeof(*u->mru));
 	u->used = calloc(sets, sizeof(*u->used));
-	if (!u->e || !u->n || !u->mru || !u->used) {
+	if (!u->e || !u->ord || !u->n || !u->used) {
 		/* none of them is kept: a half-made cache is no cache */
 		free(u->e);
+		free(u->ord);
 		free(u->n);
-		free(u->mru);
 		free(u->used);
 		u->e = NULL;
+		u->ord = NULL;
 		u->n = NULL;
-		u->mru = NULL;
 		u->used = NULL;
 		return -1;
 	}
@@ -205,103 +199,78 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 
 void uop_flush(struct uop_cache *u)
 {
+	size_t i;
+
 	u->changes++;
-	memset(u->e, 0, (size_t)u->sets * u->ways * sizeof(*u->e));
+	for (i = 0; i < (size_t)u->sets * u->ways; i++)
+		u->ord[i] = i % u->ways;
 	memset(u->n, 0, u->sets * sizeof(*u->n));
-	memset(u->mru, 0, u->sets * sizeof(*u->mru));
 	memset(u->used, 0, u->sets * sizeof(*u->used));
-	u->clock = 0;
 	u->rng = rng_start(u->seed);
 }
 
 void uop_free(struct uop_cache *u)
 {
 	free(u->e);
+	free(u->ord);
 	free(u->n);
-	free(u->mru);
 	free(u->used);
 	free(u->nocache);
 	free(u->nocache_filter);
 	u->e = NULL;
+	u->ord = NULL;
 	u->n = NULL;
-	u->mru = NULL;
 	u->used = NULL;
 	u->nocache = NULL;
 	u->nocache_filter = NULL;
 	u->nocache_cap = u->nocache_n = 0;
 }
 
-/*
- * The stamp counter is about to wrap (after 4 G touches): renumber each
- * set's entries 1..n in the order they have, so the counter can go on
- * from the largest count. Only the order is ever compared: unchanged.
- */
-static void uop_restamp(struct uop_cache *u)
+static u8 *uop_order(const struct uop_cache *u, u32 s)
 {
-	u32 rank[255];
-	u32 s, i, j, top = 0;
-
-	for (s = 0; s < u->sets; s++) {
-		struct uop_entry *set = u->e + (size_t)s * u->ways;
-
-		for (i = 0; i < u->ways; i++) {
-			rank[i] = 0;
-			if (!set[i].stamp)
-				continue;
-			for (j = 0; j < u->ways; j++)
-				rank[i] += set[j].stamp &&
-					   set[j].stamp <= set[i].stamp;
-		}
-		for (i = 0; i < u->ways; i++) {
-			set[i].stamp = rank[i];
-			if (rank[i] > top)
-				top = rank[i];
-		}
-	}
-	u->clock = top;
+	return u->ord + (size_t)s * u->ways;
 }
 
-/* Make slot @i of set @s the most recently used entry. */
-static void uop_touch(struct uop_cache *u, u32 s, u32 i)
+/* The entry at recency position @i of set @s (0 = most recent). */
+static struct uop_entry *uop_at(const struct uop_cache *u, u32 s, u32 i)
 {
-	if (u->clock == UOP_STAMP_MAX)
-		uop_restamp(u);
-	u->e[(size_t)s * u->ways + i].stamp = ++u->clock;
-	u->mru[s] = i;
+	return u->e + (size_t)s * u->ways + uop_order(u, s)[i];
 }
 
-/* The slot of set @s with the largest stamp (slot 0 if the set is empty:
- * its stamp 0 then says so). */
-static u32 uop_newest(const struct uop_cache *u, u32 s)
+/* Move the slot number at position @from of @o to position @to <= @from,
+ * the ones between one place down. A byte loop: the orders are short. */
+static void ord_to_front(u8 *o, u32 from, u32 to)
 {
-	const struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u32 i, best = 0;
+	u8 slot = o[from];
 
-	for (i = 1; i < u->ways; i++)
-		if (set[i].stamp > set[best].stamp)
-			best = i;
-	return best;
+	for (; from > to; from--)
+		o[from] = o[from - 1];
+	o[to] = slot;
 }
 
-/* Empty slot @i of set @s (the others keep their slots and order). */
+/* Remove the entry at position @i of set @s, keeping the order of the
+ * rest; its slot becomes the first free one. */
 static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 {
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
+	u8 *o = uop_order(u, s);
+	u8 slot = o[i];
+	u32 last = u->n[s] - 1;
 
-	u->used[s] -= set[i].ways;
-	set[i].stamp = 0;
+	u->used[s] -= uop_at(u, s, i)->ways;
+	for (; i < last; i++)
+		o[i] = o[i + 1];
+	o[last] = slot;
 	u->n[s]--;
-	if (i == u->mru[s])
-		u->mru[s] = uop_newest(u, s);
 }
 
 static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
 {
 	const struct uop_entry *set = u->e + (size_t)s * u->ways;
+	const u8 *o = uop_order(u, s);
 	u32 i;
 
-	for (i = 0; i < u->ways; i++)
-		if (set[i].stamp && set[i].win == win && set[i].off == off)
+	for (i = 0; i < u->n[s]; i++)
+		if (set[o[i]].win == win && set[o[i]].off == off)
 			return i;
 	return -1;
 }
@@ -313,100 +282,93 @@ struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 
 	if (i < 0)
 		return NULL;
-	uop_touch(u, s, i);
-	return u->e + (size_t)s * u->ways + i;
+	ord_to_front(uop_order(u, s), i, 0);
+	return uop_at(u, s, 0);
 }
 
-static bool uop_candidate(const struct uop_entry *e, u64 win, int i, int keep)
+/* The position in set @s of the entry to evict, other than @keep, of
+ * window @win only unless @win is FESIM_NO_TAG: the least recently used
+ * one, or (random) one drawn from the seeded stream; -1 if none. */
+static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 {
-	return e->stamp && i != keep && (win == FESIM_NO_TAG || e->win == win);
-}
-
-/* The slot of set @s to evict, other than @keep, of window @win only
- * unless @win is FESIM_NO_TAG: the least recently used entry, or (random)
- * the one a draw from the seeded stream picks, counting from the most
- * recently used; -1 if none. */
-static int uop_victim(struct uop_cache *u, u32 s, u64 win, int keep)
-{
-	const struct uop_entry *set = u->e + (size_t)s * u->ways;
-	int i, j, n = 0, pick, lru = -1;
+	int i, n = 0, pick;
 
 	if (u->policy == POL_RANDOM) {
-		for (i = 0; i < (int)u->ways; i++)
-			n += uop_candidate(&set[i], win, i, keep);
+		for (i = 0; i < (int)u->n[s]; i++)
+			n += i != keep && (win == FESIM_NO_TAG ||
+					   uop_at(u, s, i)->win == win);
 		if (!n)
 			return -1;
 		pick = (int)(rng_next(&u->rng) % (u64)n);
-		/* the candidate with exactly @pick more recent ones */
-		for (i = 0; i < (int)u->ways; i++) {
-			if (!uop_candidate(&set[i], win, i, keep))
-				continue;
-			n = 0;
-			for (j = 0; j < (int)u->ways; j++)
-				n += uop_candidate(&set[j], win, j, keep) &&
-				     set[j].stamp > set[i].stamp;
-			if (n == pick)
+		for (i = 0; i < (int)u->n[s]; i++)
+			if (i != keep && (win == FESIM_NO_TAG ||
+					  uop_at(u, s, i)->win == win) &&
+			    !pick--)
 				return i;
-		}
-		return -1;
 	}
-	for (i = 0; i < (int)u->ways; i++)
-		if (uop_candidate(&set[i], win, i, keep) &&
-		    (lru < 0 || set[i].stamp < set[lru].stamp))
-			lru = i;
-	return lru;
+	for (i = (int)u->n[s] - 1; i >= 0; i--)
+		if (i != keep && (win == FESIM_NO_TAG ||
+				  uop_at(u, s, i)->win == win))
+			return i;
+	return -1;
 }
 
 /*
- * Make room for the entry in slot @i of set @s to hold @ways ways: first
- * the window's own older entries give way (at most max_ways per window),
- * then the set's least recently used entries.
+ * Make room for the entry at position @i of set @s to hold @ways ways:
+ * first the window's own older entries give way (at most max_ways per
+ * window), then the set's least recently used entries. Returns the
+ * entry's (possibly moved) position.
  */
-static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
-			  u32 others)
+static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
+			 u32 others)
 {
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u64 win = set[i].win;
-	u32 extra = ways - set[i].ways;
+	struct uop_entry *e = uop_at(u, s, i);	/* its slot stays */
+	u64 win = e->win;
+	u32 extra = ways - e->ways;
 	int v;
 
 	/* @others: ways of the window's other entries, kept up to date */
 	while (others + ways > u->max_ways) {
-		v = uop_victim(u, s, win, i);
-		others -= set[v].ways;
+		v = uop_lru_victim(u, s, win, i);
+		others -= uop_at(u, s, v)->ways;
 		u->changes++;
 		uop_remove(u, s, v);
+		if (v < i)
+			i--;
 	}
 	while (u->used[s] + extra > u->ways) {
-		v = uop_victim(u, s, FESIM_NO_TAG, i);
+		v = uop_lru_victim(u, s, FESIM_NO_TAG, i);
 		u->changes++;
 		uop_remove(u, s, v);
+		if (v < i)
+			i--;
 	}
+	return i;
 }
 
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 {
 	u32 s = win & (u->sets - 1);
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	int i = absent ? -1 : uop_find(u, s, win, off);
+	struct uop_entry *e;
 
 	if (i >= 0) {
 		u->changes++;
 		uop_remove(u, s, i);
 	}
-	if (u->n[s] == u->ways) {	/* no entry slot left: drop one */
-		i = uop_victim(u, s, FESIM_NO_TAG, -1);
+	if (u->n[s] == u->ways) {	/* no entry slot left: drop the LRU one */
 		u->changes++;
-		uop_remove(u, s, i);
-	} else if (i < 0) {
-		for (i = 0; set[i].stamp; i++)
-			;		/* n < ways: an empty slot exists */
+		uop_remove(u, s, u->policy == POL_RANDOM ?
+			   uop_lru_victim(u, s, FESIM_NO_TAG, -1) :
+			   (int)u->n[s] - 1);
 	}
-	set[i].win = win;
-	set[i].off = off;
-	set[i].end = off;
-	set[i].ways = 0;
-	uop_touch(u, s, i);
+	/* the first free slot becomes the most recent entry */
+	ord_to_front(uop_order(u, s), u->n[s], 0);
+	e = uop_at(u, s, 0);
+	e->win = win;
+	e->off = off;
+	e->end = off;
+	e->ways = 0;
 	u->n[s]++;
 	return uop_grow(u, win, off, 1, off);
 }
@@ -415,49 +377,52 @@ bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	struct uop_entry *e = set + u->mru[s];
+	const u8 *o = uop_order(u, s);
+	struct uop_entry *e = set + o[0];
 	u32 others = 0, k;
 	int i = -1;
 
 	/* the usual step of a fill: the MRU entry's end moves on */
-	if (e->stamp && e->win == win && e->off == off && ways <= e->ways) {
+	if (u->n[s] && e->win == win && e->off == off && ways <= e->ways) {
 		e->end = end;
 		return true;
 	}
 	/* one pass finds the entry and the ways of the window's others */
-	for (k = 0; k < u->ways; k++) {
-		if (!set[k].stamp || set[k].win != win)
+	for (k = 0; k < u->n[s]; k++) {
+		if (set[o[k]].win != win)
 			continue;
-		if (set[k].off == off)
+		if (set[o[k]].off == off)
 			i = k;
 		else
-			others += set[k].ways;
+			others += set[o[k]].ways;
 	}
 	if (i < 0)
 		return false;
+	e = set + o[i];		/* its slot stays while others go */
 	if (ways > u->max_ways) {
 		uop_remove(u, s, i);	/* the window needs more: not cached */
 		return false;
 	}
-	if (ways > set[i].ways) {
+	if (ways > e->ways) {
 		uop_make_room(u, s, i, ways, others);
-		u->used[s] += ways - set[i].ways;
-		set[i].ways = ways;
+		u->used[s] += ways - e->ways;
+		e->ways = ways;
 	}
-	set[i].end = end;
+	e->end = end;
 	return true;
 }
 
 void uop_invalidate(struct uop_cache *u, u64 win)
 {
 	u32 s = win & (u->sets - 1);
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u32 i;
+	u32 i = 0;
 
-	for (i = 0; i < u->ways; i++) {
-		if (set[i].stamp && set[i].win == win) {
+	while (i < u->n[s]) {
+		if (uop_at(u, s, i)->win == win) {
 			u->changes++;
 			uop_remove(u, s, i);
+		} else {
+			i++;
 		}
 	}
 }

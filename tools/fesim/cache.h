@@ -110,24 +110,22 @@ bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim);
  * All entries of one window together may use at most max_ways ways (Intel:
  * "up to three ways per 32-byte window"); a window's older entries make room
  * for a newer one, and an entry that alone needs more is not cached. Entries
- * are ranked by recency; a miss evicts least recently used entries of the
- * set (or, policy POL_RANDOM, seeded random ones) until the new one fits.
- * Tree-PLRU has no meaning for entries of 1 to max_ways ways: the uop
- * cache takes LRU or random only.
+ * are kept in recency order; a miss evicts least recently used entries of
+ * the set (or, policy POL_RANDOM, seeded random ones) until the new one
+ * fits. Tree-PLRU has no meaning for entries of 1 to max_ways ways: the
+ * uop cache takes LRU or random only.
  *
- * An entry stays in the slot it was installed in; its recency is a stamp
- * from a counter per cache (a larger stamp = used more recently, 0 = an
- * empty slot), so a reorder or an insert writes one stamp instead of
- * moving the set's entries. The order is exactly that of a list kept
- * most recently used first; mru[] names the slot with the largest stamp.
+ * An entry stays in the slot it was installed in; the recency order is a
+ * permutation of the set's slot numbers, one byte each (ord[]: the n[s]
+ * entries in use most recently used first, then the free slots), so a
+ * reorder, an insert or a removal moves bytes instead of 16-byte entries.
  */
 struct uop_entry {
 	u64 win;		/* window number */
 	u8 off;			/* entry offset in the window */
 	u8 end;			/* offset after the last cached instruction */
 	u8 ways;		/* ways this entry occupies */
-	u32 stamp;		/* recency (larger = more recent), 0 = empty */
-};				/* 16 bytes: the stamp fills the padding */
+};
 
 struct uop_cache {
 	u32 sets;		/* a power of two */
@@ -135,9 +133,8 @@ struct uop_cache {
 	u32 uops_per_way;
 	u32 max_ways;		/* ways one window may use */
 	struct uop_entry *e;	/* sets * ways slots */
+	u8 *ord;		/* sets * ways slot numbers, MRU first */
 	u8 *n;			/* entries in use per set */
-	u8 *mru;		/* slot of the most recently used entry */
-	u32 clock;		/* the last stamp given out */
 	u16 *used;		/* ways in use per set */
 	u32 policy;		/* POL_LRU or POL_RANDOM */
 	u64 seed, rng;
@@ -237,18 +234,19 @@ static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 off,
 			      u32 end)
 {
 	u32 s = win & (u->sets - 1);
-	const struct uop_entry *e = u->e + (size_t)s * u->ways + u->mru[s];
+	const struct uop_entry *e = u->e + (size_t)s * u->ways +
+				    u->ord[(size_t)s * u->ways];
 
-	return e->stamp && e->win == win && e->off == off && end <= e->end;
+	return u->n[s] && e->win == win && e->off == off && end <= e->end;
 }
 
-/* The most recently used entry of @win's set (empty: stamp 0). */
+/* The most recently used entry of @win's set (if it has one). */
 static inline const struct uop_entry *uop_mru_entry(const struct uop_cache *u,
 						    u64 win)
 {
 	u32 s = win & (u->sets - 1);
 
-	return u->e + (size_t)s * u->ways + u->mru[s];
+	return u->e + (size_t)s * u->ways + u->ord[(size_t)s * u->ways];
 }
 
 /* Find entry (@win, @off) and make it the MRU one; NULL if not cached. The
