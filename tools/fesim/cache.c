@@ -316,10 +316,10 @@ static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 /*
  * Make room for the entry at position @i of set @s to hold @ways ways:
  * first the window's own older entries give way (at most max_ways per
- * window), then the set's least recently used entries. Returns the
- * entry's (possibly moved) position.
+ * window), then the set's least recently used entries. The entry keeps
+ * its slot; @i, its position, only moves for the victims to be found.
  */
-static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
+static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 			 u32 others)
 {
 	struct uop_entry *e = uop_at(u, s, i);	/* its slot stays */
@@ -343,7 +343,6 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 		if (v < i)
 			i--;
 	}
-	return i;
 }
 
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
