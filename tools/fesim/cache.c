@@ -372,20 +372,16 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 	return uop_grow(u, win, off, 1, off);
 }
 
-bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
+bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
+		   u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	const u8 *o = uop_order(u, s);
-	struct uop_entry *e = set + o[0];
+	struct uop_entry *e;
 	u32 others = 0, k;
 	int i = -1;
 
-	/* the usual step of a fill: the MRU entry's end moves on */
-	if (u->n[s] && e->win == win && e->off == off && ways <= e->ways) {
-		e->end = end;
-		return true;
-	}
 	/* one pass finds the entry and the ways of the window's others */
 	for (k = 0; k < u->n[s]; k++) {
 		if (set[o[k]].win != win)

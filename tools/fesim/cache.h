@@ -255,9 +255,26 @@ struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off);
 /* Install an empty one-way entry (@win, @off) as MRU; false if it cannot.
  * @absent: the caller's lookup just found no such entry (no search). */
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent);
+/* uop_grow() when the entry is not the MRU one or needs a new way. */
+bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
+		   u32 end);
+
 /* Let entry (@win, @off) grow to @ways ways and cover up to @end. False
- * (and the entry is dropped) if it cannot be cached. */
-bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end);
+ * (and the entry is dropped) if it cannot be cached. Inline: the usual
+ * step of a fill (the MRU entry's end moves on) is most of the calls. */
+static inline bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways,
+			    u32 end)
+{
+	u32 s = win & (u->sets - 1);
+	struct uop_entry *e = u->e + (size_t)s * u->ways +
+			      u->ord[(size_t)s * u->ways];
+
+	if (u->n[s] && e->win == win && e->off == off && ways <= e->ways) {
+		e->end = end;
+		return true;
+	}
+	return uop_grow_slow(u, win, off, ways, end);
+}
 /* Drop every entry of window @win (its L1i line was evicted: the DSB is
  * inclusive, or the window turned out not cacheable). */
 void uop_invalidate(struct uop_cache *u, u64 win);
