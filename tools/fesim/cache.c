@@ -178,14 +178,17 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	u->uops_per_way = uops_per_way;
 	u->max_ways = max_ways < ways ? max_ways : ways;
 	u->e = calloc((size_t)sets * ways, sizeof(*u->e));
+	u->ord = malloc((size_t)sets * ways);
 	u->n = calloc(sets, sizeof(*u->n));
 	u->used = calloc(sets, sizeof(*u->used));
-	if (!u->e || !u->n || !u->used) {
+	if (!u->e || !u->ord || !u->n || !u->used) {
 		/* none of them is kept: a half-made cache is no cache */
 		free(u->e);
+		free(u->ord);
 		free(u->n);
 		free(u->used);
 		u->e = NULL;
+		u->ord = NULL;
 		u->n = NULL;
 		u->used = NULL;
 		return -1;
@@ -196,7 +199,11 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 
 void uop_flush(struct uop_cache *u)
 {
+	size_t i;
+
 	u->changes++;
+	for (i = 0; i < (size_t)u->sets * u->ways; i++)
+		u->ord[i] = i % u->ways;
 	memset(u->n, 0, u->sets * sizeof(*u->n));
 	memset(u->used, 0, u->sets * sizeof(*u->used));
 	u->rng = rng_start(u->seed);
@@ -205,32 +212,65 @@ void uop_flush(struct uop_cache *u)
 void uop_free(struct uop_cache *u)
 {
 	free(u->e);
+	free(u->ord);
 	free(u->n);
 	free(u->used);
 	free(u->nocache);
 	free(u->nocache_filter);
+	u->e = NULL;
+	u->ord = NULL;
+	u->n = NULL;
+	u->used = NULL;
 	u->nocache = NULL;
 	u->nocache_filter = NULL;
 	u->nocache_cap = u->nocache_n = 0;
 }
 
-/* Remove entry @i of set @s, closing the gap (keeps recency order). */
+static u8 *uop_order(const struct uop_cache *u, u32 s)
+{
+	return u->ord + (size_t)s * u->ways;
+}
+
+/* The entry at recency position @i of set @s (0 = most recent). */
+static struct uop_entry *uop_at(const struct uop_cache *u, u32 s, u32 i)
+{
+	return u->e + (size_t)s * u->ways + uop_order(u, s)[i];
+}
+
+/* Move the slot number at position @from of @o to position @to <= @from,
+ * the ones between one place down. A byte loop: the orders are short. */
+static void ord_to_front(u8 *o, u32 from, u32 to)
+{
+	u8 slot = o[from];
+
+	for (; from > to; from--)
+		o[from] = o[from - 1];
+	o[to] = slot;
+}
+
+/* Remove the entry at position @i of set @s, keeping the order of the
+ * rest; its slot becomes the first free one. */
 static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 {
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
+	u8 *o = uop_order(u, s);
+	u8 slot = o[i];
+	u32 last = u->n[s] - 1;
 
-	u->used[s] -= set[i].ways;
-	memmove(set + i, set + i + 1, (u->n[s] - i - 1) * sizeof(*set));
+	u->used[s] -= uop_at(u, s, i)->ways;
+	for (; i < last; i++)
+		o[i] = o[i + 1];
+	o[last] = slot;
 	u->n[s]--;
 }
 
 static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
 {
 	const struct uop_entry *set = u->e + (size_t)s * u->ways;
+	const u8 *o = uop_order(u, s);
 	u32 i;
 
 	for (i = 0; i < u->n[s]; i++)
-		if (set[i].win == win && set[i].off == off)
+		if (set[o[i]].win == win && set[o[i]].off == off)
 			return i;
 	return -1;
 }
@@ -238,61 +278,59 @@ static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
 struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 {
 	u32 s = win & (u->sets - 1);
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	struct uop_entry hit;
 	int i = uop_find(u, s, win, off);
 
 	if (i < 0)
 		return NULL;
-	hit = set[i];
-	memmove(set + 1, set, i * sizeof(*set));
-	set[0] = hit;
-	return set;
+	ord_to_front(uop_order(u, s), i, 0);
+	return uop_at(u, s, 0);
 }
 
-/* The entry of set @s to evict, other than @keep, of window @win only
- * unless @win is FESIM_NO_TAG: the least recently used one, or (random)
- * one drawn from the seeded stream; -1 if none. */
+/* The position in set @s of the entry to evict, other than @keep, of
+ * window @win only unless @win is FESIM_NO_TAG: the least recently used
+ * one, or (random) one drawn from the seeded stream; -1 if none. */
 static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 {
-	const struct uop_entry *set = u->e + (size_t)s * u->ways;
 	int i, n = 0, pick;
 
 	if (u->policy == POL_RANDOM) {
 		for (i = 0; i < (int)u->n[s]; i++)
 			n += i != keep && (win == FESIM_NO_TAG ||
-					   set[i].win == win);
+					   uop_at(u, s, i)->win == win);
 		if (!n)
 			return -1;
 		pick = (int)(rng_next(&u->rng) % (u64)n);
 		for (i = 0; i < (int)u->n[s]; i++)
 			if (i != keep && (win == FESIM_NO_TAG ||
-					  set[i].win == win) && !pick--)
+					  uop_at(u, s, i)->win == win) &&
+			    !pick--)
 				return i;
 	}
 	for (i = (int)u->n[s] - 1; i >= 0; i--)
-		if (i != keep && (win == FESIM_NO_TAG || set[i].win == win))
+		if (i != keep && (win == FESIM_NO_TAG ||
+				  uop_at(u, s, i)->win == win))
 			return i;
 	return -1;
 }
 
 /*
- * Make room for entry @i of set @s to hold @ways ways: first the window's
- * own older entries give way (at most max_ways per window), then the set's
- * least recently used entries. Returns the entry's (possibly moved) index.
+ * Make room for the entry at position @i of set @s to hold @ways ways:
+ * first the window's own older entries give way (at most max_ways per
+ * window), then the set's least recently used entries. The entry keeps
+ * its slot; @i, its position, only moves for the victims to be found.
  */
-static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
+static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 			 u32 others)
 {
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
-	u64 win = set[i].win;
-	u32 extra = ways - set[i].ways;
+	struct uop_entry *e = uop_at(u, s, i);	/* its slot stays */
+	u64 win = e->win;
+	u32 extra = ways - e->ways;
 	int v;
 
 	/* @others: ways of the window's other entries, kept up to date */
 	while (others + ways > u->max_ways) {
 		v = uop_lru_victim(u, s, win, i);
-		others -= set[v].ways;
+		others -= uop_at(u, s, v)->ways;
 		u->changes++;
 		uop_remove(u, s, v);
 		if (v < i)
@@ -305,14 +343,13 @@ static int uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 		if (v < i)
 			i--;
 	}
-	return i;
 }
 
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 {
 	u32 s = win & (u->sets - 1);
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	int i = absent ? -1 : uop_find(u, s, win, off);
+	struct uop_entry *e;
 
 	if (i >= 0) {
 		u->changes++;
@@ -324,60 +361,59 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 			   uop_lru_victim(u, s, FESIM_NO_TAG, -1) :
 			   (int)u->n[s] - 1);
 	}
-	memmove(set + 1, set, u->n[s] * sizeof(*set));
-	set[0].win = win;
-	set[0].off = off;
-	set[0].end = off;
-	set[0].ways = 0;
+	/* the first free slot becomes the most recent entry */
+	ord_to_front(uop_order(u, s), u->n[s], 0);
+	e = uop_at(u, s, 0);
+	e->win = win;
+	e->off = off;
+	e->end = off;
+	e->ways = 0;
 	u->n[s]++;
 	return uop_grow(u, win, off, 1, off);
 }
 
-bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end)
+bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
+		   u32 end)
 {
 	u32 s = win & (u->sets - 1);
 	struct uop_entry *set = u->e + (size_t)s * u->ways;
+	const u8 *o = uop_order(u, s);
+	struct uop_entry *e;
 	u32 others = 0, k;
 	int i = -1;
 
-	/* the usual step of a fill: the MRU entry's end moves on */
-	if (u->n[s] && set[0].win == win && set[0].off == off &&
-	    ways <= set[0].ways) {
-		set[0].end = end;
-		return true;
-	}
 	/* one pass finds the entry and the ways of the window's others */
 	for (k = 0; k < u->n[s]; k++) {
-		if (set[k].win != win)
+		if (set[o[k]].win != win)
 			continue;
-		if (set[k].off == off)
+		if (set[o[k]].off == off)
 			i = k;
 		else
-			others += set[k].ways;
+			others += set[o[k]].ways;
 	}
 	if (i < 0)
 		return false;
+	e = set + o[i];		/* its slot stays while others go */
 	if (ways > u->max_ways) {
 		uop_remove(u, s, i);	/* the window needs more: not cached */
 		return false;
 	}
-	if (ways > set[i].ways) {
-		i = uop_make_room(u, s, i, ways, others);
-		u->used[s] += ways - set[i].ways;
-		set[i].ways = ways;
+	if (ways > e->ways) {
+		uop_make_room(u, s, i, ways, others);
+		u->used[s] += ways - e->ways;
+		e->ways = ways;
 	}
-	set[i].end = end;
+	e->end = end;
 	return true;
 }
 
 void uop_invalidate(struct uop_cache *u, u64 win)
 {
 	u32 s = win & (u->sets - 1);
-	struct uop_entry *set = u->e + (size_t)s * u->ways;
 	u32 i = 0;
 
 	while (i < u->n[s]) {
-		if (set[i].win == win) {
+		if (uop_at(u, s, i)->win == win) {
 			u->changes++;
 			uop_remove(u, s, i);
 		} else {

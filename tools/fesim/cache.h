@@ -114,6 +114,11 @@ bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim);
  * the set (or, policy POL_RANDOM, seeded random ones) until the new one
  * fits. Tree-PLRU has no meaning for entries of 1 to max_ways ways: the
  * uop cache takes LRU or random only.
+ *
+ * An entry stays in the slot it was installed in; the recency order is a
+ * permutation of the set's slot numbers, one byte each (ord[]: the n[s]
+ * entries in use most recently used first, then the free slots), so a
+ * reorder, an insert or a removal moves bytes instead of 16-byte entries.
  */
 struct uop_entry {
 	u64 win;		/* window number */
@@ -127,7 +132,8 @@ struct uop_cache {
 	u32 ways;		/* ways per set */
 	u32 uops_per_way;
 	u32 max_ways;		/* ways one window may use */
-	struct uop_entry *e;	/* sets * ways entries, MRU first */
+	struct uop_entry *e;	/* sets * ways slots */
+	u8 *ord;		/* sets * ways slot numbers, MRU first */
 	u8 *n;			/* entries in use per set */
 	u16 *used;		/* ways in use per set */
 	u32 policy;		/* POL_LRU or POL_RANDOM */
@@ -228,9 +234,19 @@ static inline bool uop_is_mru(const struct uop_cache *u, u64 win, u32 off,
 			      u32 end)
 {
 	u32 s = win & (u->sets - 1);
-	const struct uop_entry *e = u->e + (size_t)s * u->ways;
+	const struct uop_entry *e = u->e + (size_t)s * u->ways +
+				    u->ord[(size_t)s * u->ways];
 
 	return u->n[s] && e->win == win && e->off == off && end <= e->end;
+}
+
+/* The most recently used entry of @win's set (if it has one). */
+static inline const struct uop_entry *uop_mru_entry(const struct uop_cache *u,
+						    u64 win)
+{
+	u32 s = win & (u->sets - 1);
+
+	return u->e + (size_t)s * u->ways + u->ord[(size_t)s * u->ways];
 }
 
 /* Find entry (@win, @off) and make it the MRU one; NULL if not cached. The
@@ -239,9 +255,26 @@ struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off);
 /* Install an empty one-way entry (@win, @off) as MRU; false if it cannot.
  * @absent: the caller's lookup just found no such entry (no search). */
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent);
+/* uop_grow() when the entry is not the MRU one or needs a new way. */
+bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
+		   u32 end);
+
 /* Let entry (@win, @off) grow to @ways ways and cover up to @end. False
- * (and the entry is dropped) if it cannot be cached. */
-bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways, u32 end);
+ * (and the entry is dropped) if it cannot be cached. Inline: the usual
+ * step of a fill (the MRU entry's end moves on) is most of the calls. */
+static inline bool uop_grow(struct uop_cache *u, u64 win, u32 off, u32 ways,
+			    u32 end)
+{
+	u32 s = win & (u->sets - 1);
+	struct uop_entry *e = u->e + (size_t)s * u->ways +
+			      u->ord[(size_t)s * u->ways];
+
+	if (u->n[s] && e->win == win && e->off == off && ways <= e->ways) {
+		e->end = end;
+		return true;
+	}
+	return uop_grow_slow(u, win, off, ways, end);
+}
 /* Drop every entry of window @win (its L1i line was evicted: the DSB is
  * inclusive, or the window turned out not cacheable). */
 void uop_invalidate(struct uop_cache *u, u64 win);

@@ -336,8 +336,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	if (uop_is_mru(&m->uop, b->id, off, in[n - 1].end)) {
 		m->uop_mode = UOP_HIT;	/* changes no state: no gen bump */
 		uop_deliver(d, true, uins_uops(b, in, k));
-		m->uop_end = m->uop.e[(b->id & (m->uop.sets - 1)) *
-				      m->uop.ways].end;
+		m->uop_end = uop_mru_entry(&m->uop, b->id)->end;
 		return n;
 	}
 	if (m->cfg.uop_jcc_erratum && uop_nocache_has(&m->uop, b->id)) {
