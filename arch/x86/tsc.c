@@ -37,9 +37,15 @@ static u64 pit_measure(u16 latch)
 	outb(PIT_MODE, PIT_CMD_CH2_MODE0);
 	outb(PIT_CH2_DATA, latch & 0xff);
 	outb(PIT_CH2_DATA, latch >> 8);
+	/* Start the TSC before the gate opens: a delay (SMI, VM exit, the
+	 * host descheduling an emulator) between the two then lengthens
+	 * the measured interval, as one anywhere else does, and never
+	 * shortens it, so the shortest try below is the truest. Read after
+	 * the gate, a delay there made a try too short, and the minimum
+	 * picked it (10% low under a loaded QEMU). */
+	t0 = rdtsc();
 	/* Gate high: the count starts on the next PIT clock. */
 	outb(PORT_B, b | PORT_B_GATE2);
-	t0 = rdtsc();
 	do {
 		t1 = rdtsc();
 		if (t1 - t0 > CAL_TSC_LIMIT)
