@@ -10,7 +10,6 @@ same boot.
 """
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,13 +52,6 @@ def write_table(variants: list[vt.Variant], path: Path) -> None:
     path.write_text('\n'.join(lines))
 
 
-def _geomean(values: list[float]) -> float | None:
-    vals = [v for v in values if v > 0]
-    if not vals:
-        return None
-    return math.exp(sum(math.log(v) for v in vals) / len(vals))
-
-
 def _per_op(entry: dict[str, Any], counter: str) -> float | None:
     c = entry.get('counters', {}).get(counter)
     return c['per_op']['median'] if c else None
@@ -96,7 +88,7 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 num, den = _per_op(e, counter), _per_op(b, counter) if b else None
                 if num is not None and den:
                     ratios.append(num / den)
-            sc.ratios[metric] = _geomean(ratios)
+            sc.ratios[metric] = stats.geomean(ratios)
         out.append(sc)
     return out
 

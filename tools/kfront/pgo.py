@@ -4,13 +4,12 @@ to build/pgo/<set>/ (gcda/ and profile.json), and the held-out split."""
 from __future__ import annotations
 
 import fnmatch
-import math
 import json
 import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from kfront import gcda, paths
+from kfront import gcda, paths, stats
 
 sys.path.insert(0, str(paths.ROOT / 'tools' / 'build'))
 import pgo_profile  # noqa: E402  (tools/build/pgo_profile.py)
@@ -120,10 +119,15 @@ def goals(data: dict[str, Any], train: str, model: str = 'skylake',
         ts = [r['tsc_vs_best'] for r in rs if 'tsc_vs_best' in r]
         out[part] = {'points': len(rs), 'sim_goal_met': sum(sims), 'sim_points': len(sims)}
         if ts:
-            out[part]['tsc_geomean_vs_best'] = round(math.exp(
-                sum(math.log(t) for t in ts) / len(ts)), 3)
+            out[part]['tsc_geomean_vs_best'] = round(stats.geomean(ts) or 0.0, 3)
             out[part]['tsc_worst_vs_best'] = max(ts)
     return out
+
+
+def cell(row: dict[str, Any], key: str, fmt: str = '.3f') -> str:
+    """A figure of a goal table's row, or '-' where the row has none."""
+    value = row.get(key)
+    return '-' if value is None else format(value, fmt)
 
 
 def goals_text(g: dict[str, Any], title: str) -> str:
@@ -132,7 +136,7 @@ def goals_text(g: dict[str, Any], title: str) -> str:
              f'{"ins/O2":>7} {"sim":>4} {"tsc/best":>8}']
     for r in g['points']:
         def f(k: str, fmt: str = '.3f') -> str:
-            return format(r[k], fmt) if k in r else '-'
+            return cell(r, k, fmt)
         sim = '-' if 'sim_goal' not in r else ('met' if r['sim_goal'] else 'MISS')
         fp = '-' if r['footprint'] is None else str(r['footprint'])
         lines.append(f'{r["bench"]:24} {fp:>6} '

@@ -5,13 +5,12 @@ build/pgo/<set>/layout.txt, and the figures that compare it with O2, Os
 and pgo."""
 from __future__ import annotations
 
-import math
 import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
-from kfront import layout, paths, pgo, sim
+from kfront import layout, paths, pgo, sim, stats
 
 BASE = 'pgo'            # the variant whose code is ordered
 VARIANT = 'pgo-layout'
@@ -126,25 +125,20 @@ def compare(data: dict[str, Any], model: str = 'skylake') -> list[dict[str, Any]
     return rows
 
 
-def geomean(values: list[float]) -> float | None:
-    return round(math.exp(sum(math.log(v) for v in values) / len(values)), 3) \
-        if values and all(v > 0 for v in values) else None
-
-
 def compare_text(rows: list[dict[str, Any]], title: str) -> str:
     lines = [f'pgo-layout ({title}; L1i misses per operation; instructions / O2):',
              f'{"bench":22} {"fp":>4} {"L1i O2":>8} {"Os":>8} {"pgo":>8} {"layout":>8} '
              f'{"ins pgo":>7} {"layout":>7} {"tsc/pgo":>7} {"/best":>6}']
     for r in rows:
         def f(k: str, fmt: str = '.3f') -> str:
-            return format(r[k], fmt) if r.get(k) is not None else '-'
+            return pgo.cell(r, k, fmt)
         fp = '-' if r['footprint'] is None else str(r['footprint'])
         lines.append(f'{r["bench"]:22} {fp:>4} {f("l1i_O2", ".4f"):>8} {f("l1i_Os", ".4f"):>8} '
                      f'{f("l1i_pgo", ".4f"):>8} {f("l1i_pgo-layout", ".4f"):>8} '
                      f'{f("insns_pgo_vs_O2"):>7} {f("insns_pgo-layout_vs_O2"):>7} '
                      f'{f("tsc_vs_pgo"):>7} {f("tsc_vs_best"):>6}')
     for key in ('tsc_vs_pgo', 'tsc_vs_best'):
-        gm = geomean([r[key] for r in rows if r.get(key)])
+        gm = stats.geomean([r[key] for r in rows if r.get(key)])
         if gm is not None:
             lines.append(f'geometric mean {key.replace("_", " ")}: {gm:.3f}')
     return '\n'.join(lines)

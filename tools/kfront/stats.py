@@ -28,6 +28,13 @@ MAD_TO_SIGMA = 1.4826
 MEDIAN_SE_FACTOR = 1.2533
 
 
+def geomean(values: Sequence[float]) -> float | None:
+    """Geometric mean of the positive values (a ratio of 0 or less has no
+    logarithm: a point where a variant counted none); None without any."""
+    vals = [v for v in values if v > 0]
+    return math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
+
+
 def median(xs: Sequence[float]) -> float:
     """The median; for an even count the lower of the two middle values.
 

@@ -13,12 +13,11 @@ cmd_study.py runs the measurements.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import explain, svg
+from . import explain, stats, svg
 
 BASE, OTHER = 'O2', 'Os'
 TOP = 5
@@ -223,11 +222,6 @@ def _why(inp: Inputs, bench: str) -> tuple[list[str], list[str]]:
     return out, key
 
 
-def _geomean(values: list[float]) -> float | None:
-    vals = [v for v in values if v > 0]
-    return math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
-
-
 REP_NOTE = ("Callgrind counts every iteration of a rep-prefixed instruction as "
             "one instruction, so a `rep movsb` copy counts once per byte: here "
             "instruction counts overstate the work of the variant with `rep movs`, "
@@ -305,7 +299,7 @@ def render(inp: Inputs) -> str:
                    'callgrind instructions Os/O2', 'sim instructions Os/O2',
                    f'sim L1i misses/op O2 / Os ({m0 or "no model"})'], rows)
     host_ratios = [float(r.split()[0]) for r in (row[1] for row in rows) if r != 'n/a']
-    g = _geomean(host_ratios)
+    g = stats.geomean(host_ratios)
     if inp.host is not None:
         out += ['![Os/O2 time per operation on the real CPU](findings/time-ratio.svg)', '']
     if g is not None:
