@@ -192,6 +192,21 @@ class Goals(unittest.TestCase):
                              capture_output=True, text=True)
         self.assertEqual(out.returncode, 2)
         self.assertIn('no results of pgo (variants: O2, Os, pgo-x)', out.stderr)
+        (tmp / 'notes.md').write_text('# not results\n')
+        out = subprocess.run([str(ROOT / 'kfront'), 'pgo', '--goals', str(tmp / 'notes.md')],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn('not a results.json', out.stderr)
+
+
+class BadTrainingSet(unittest.TestCase):
+    def test_a_set_that_selects_nothing_stops_before_any_build(self) -> None:
+        out = subprocess.run([str(ROOT / 'kfront'), 'pgo', '--train', 'nosuch.*', '--quick',
+                              '--out', '/nonexistent/never-made'],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn("--train: 'nosuch.*' matches no benchmark", out.stderr)
+        self.assertNotIn('building', out.stdout)
 
 
 if __name__ == '__main__':

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import build, cmd_host, cmd_run, collect, paths, pgo, pgo_layout, qemu
+from kfront import build, cmd_host, cmd_run, collect, names, paths, pgo, pgo_layout, qemu
 from kfront.progress import Progress
 
 COMPARED = 'O2,Os,hybrid,pgo'
@@ -52,8 +52,16 @@ def show_goals(args: argparse.Namespace) -> int:
     --train."""
     try:
         data = json.loads(args.goals.read_text())
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         print(f'kfront pgo: --goals {args.goals}: {exc}', file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f'kfront pgo: --goals {args.goals}: not a results.json (not JSON: {exc})',
+              file=sys.stderr)
+        return 2
+    if not isinstance(data, dict):
+        print(f'kfront pgo: --goals {args.goals}: not a results.json (no results)',
+              file=sys.stderr)
         return 2
     found = {r.get('variant') for r in data.get('results', [])}
     missing = [v for v in (args.variant, 'O2', 'Os') if v not in found]
@@ -166,6 +174,11 @@ def run(args: argparse.Namespace) -> int:
         pgo.pgo_profile.set_name(args.train)
     except pgo.ProfileError as exc:
         print(f'kfront pgo: --train: {exc}', file=sys.stderr)
+        return 2
+    # before any build or boot: a training set that selects no benchmark
+    problem = names.selection_problem(None, args.train)
+    if problem:
+        print(f"kfront pgo: --train: {problem.replace('--bench: ', '', 1)}", file=sys.stderr)
         return 2
     out = args.out or paths.ROOT / 'results' / datetime.datetime.now().strftime(
         'pgo-%Y%m%d-%H%M%S')
