@@ -36,7 +36,7 @@ class TestVerdict(unittest.TestCase):
 
     def test_hyperfine_wording(self) -> None:
         lines = "\n".join(self.cycles.lines)
-        self.assertRegex(lines, r"net\.tcp_rr @64: Os ran 1\.2\d+ ± 0\.0\d+ times faster than O2")
+        self.assertRegex(lines, r"net\.tcp_rr @64: Os ran 1\.2\d+ \[1\.2\d+, 1\.2\d+\] times faster than O2")
         self.assertRegex("\n".join(self.misses.lines),
                          r"net\.tcp_rr @64: Os took 1\.9\d+ ± 0\.0\d+ times fewer "
                          r"L1 I-cache misses than O2")
@@ -133,6 +133,12 @@ class TestVerdict(unittest.TestCase):
                                        "took {x} times fewer misses than")
         self.assertEqual((won, line), ("pgo", "net.tcp_rr @0: pgo 0 per operation, "
                                               "O2 0.0005 (pgo/O2 0 [0, 0])"))
+
+    def test_a_lopsided_interval_is_shown_as_its_bounds(self) -> None:
+        # a real host ratio: the median at the interval's lower end; "1.01 ±
+        # 0.06" would read as an interval across 1
+        r = model.Ratio("Os", 1 / 1.0133, 1 / 1.1389, 1 / 1.0133, "")
+        self.assertEqual(verdict._times(r, True), "1.01 [1.01, 1.14]")
 
     def test_digits_follow_the_interval(self) -> None:
         r = model.Ratio("O2", 0.8, 0.79, 0.81, "")

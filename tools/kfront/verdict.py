@@ -89,6 +89,11 @@ def _times(ratio: Ratio, invert: bool) -> str:
     half = (hi - lo) / 2
     # hyperfine's two decimals, a third when the interval is that narrow
     digits = min(3, max(2, stats.decimals_for(half))) if half > 0 else 2
+    below, above = value - lo, hi - value
+    if min(below, above) * 2 < max(below, above):
+        # a lopsided bootstrap interval (a median at one end of it): "±"
+        # would show bounds it does not have, one of them maybe across 1
+        return f"{value:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
     return f"{value:.{digits}f} ± {half:.{digits}f}"
 
 
