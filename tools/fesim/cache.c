@@ -480,3 +480,124 @@ int uop_nocache_add(struct uop_cache *u, u64 win)
 	}
 	return 0;
 }
+
+/*
+ * Snapshots for loop replay (loops.c): everything of a cache that decides
+ * its future hits and misses, so that "equal to the snapshot" means "will
+ * behave exactly as it did then". LRU sets are kept in recency order, so
+ * their tags are the whole state; PLRU adds the tree bits, PLRU and random
+ * the way touched last (the fast path's key) and the random stream.
+ */
+static size_t sa_tags_bytes(const struct sa_cache *c)
+{
+	return sizeof(*c->tags) * (size_t)c->sets * c->assoc;
+}
+
+size_t sa_snap_size(const struct sa_cache *c)
+{
+	size_t n = sa_tags_bytes(c) + sizeof(c->rng);
+
+	if (c->policy != POL_LRU)
+		n += sizeof(*c->mru) * c->sets;
+	if (c->plru)
+		n += (size_t)c->sets << c->plru_levels;
+	return n;
+}
+
+void sa_snap(const struct sa_cache *c, u8 *buf)
+{
+	memcpy(buf, c->tags, sa_tags_bytes(c));
+	buf += sa_tags_bytes(c);
+	memcpy(buf, &c->rng, sizeof(c->rng));
+	buf += sizeof(c->rng);
+	if (c->policy != POL_LRU) {
+		memcpy(buf, c->mru, sizeof(*c->mru) * c->sets);
+		buf += sizeof(*c->mru) * c->sets;
+	}
+	if (c->plru)
+		memcpy(buf, c->plru, (size_t)c->sets << c->plru_levels);
+}
+
+bool sa_snap_equal(const struct sa_cache *c, const u8 *buf)
+{
+	if (memcmp(buf, c->tags, sa_tags_bytes(c)))
+		return false;
+	buf += sa_tags_bytes(c);
+	if (memcmp(buf, &c->rng, sizeof(c->rng)))
+		return false;
+	buf += sizeof(c->rng);
+	if (c->policy != POL_LRU) {
+		if (memcmp(buf, c->mru, sizeof(*c->mru) * c->sets))
+			return false;
+		buf += sizeof(*c->mru) * c->sets;
+	}
+	return !c->plru || !memcmp(buf, c->plru, (size_t)c->sets << c->plru_levels);
+}
+
+/*
+ * A uop-cache set's state is its entries in recency order: which slot an
+ * entry sits in decides nothing (victims are chosen by recency position,
+ * LRU or random), so the snapshot lists entries by position, not by slot,
+ * and a thrashed set whose entries rotate through the slots still compares
+ * equal once its contents and order repeat. Windows marked never cached
+ * are only ever added (between flushes, which loop replay never spans):
+ * their number stands for the set.
+ */
+struct uop_snap_entry {
+	u64 win;
+	u8 off, end, ways, pad[5];
+};
+
+size_t uop_snap_size(const struct uop_cache *u)
+{
+	return sizeof(struct uop_snap_entry) * (size_t)u->sets * u->ways +
+	       u->sets + sizeof(u->rng) + sizeof(u->nocache_n);
+}
+
+void uop_snap(const struct uop_cache *u, u8 *buf)
+{
+	struct uop_snap_entry *se = (struct uop_snap_entry *)buf;
+	u32 s, i;
+
+	memset(buf, 0, uop_snap_size(u));
+	for (s = 0; s < u->sets; s++) {
+		for (i = 0; i < u->n[s]; i++, se++) {
+			const struct uop_entry *e = uop_at(u, s, i);
+
+			se->win = e->win;
+			se->off = e->off;
+			se->end = e->end;
+			se->ways = e->ways;
+		}
+		se += u->ways - u->n[s];
+	}
+	buf = (u8 *)se;
+	memcpy(buf, u->n, u->sets);
+	buf += u->sets;
+	memcpy(buf, &u->rng, sizeof(u->rng));
+	buf += sizeof(u->rng);
+	memcpy(buf, &u->nocache_n, sizeof(u->nocache_n));
+}
+
+bool uop_snap_equal(const struct uop_cache *u, const u8 *buf)
+{
+	const struct uop_snap_entry *se = (const struct uop_snap_entry *)buf;
+	const u8 *rest = buf + sizeof(*se) * (size_t)u->sets * u->ways;
+	u32 s, i;
+
+	if (memcmp(rest, u->n, u->sets) ||
+	    memcmp(rest + u->sets, &u->rng, sizeof(u->rng)) ||
+	    memcmp(rest + u->sets + sizeof(u->rng), &u->nocache_n,
+		   sizeof(u->nocache_n)))
+		return false;
+	for (s = 0; s < u->sets; s++, se += u->ways) {
+		for (i = 0; i < u->n[s]; i++) {
+			const struct uop_entry *e = uop_at(u, s, i);
+
+			if (se[i].win != e->win || se[i].off != e->off ||
+			    se[i].end != e->end || se[i].ways != e->ways)
+				return false;
+		}
+	}
+	return true;
+}

@@ -5,6 +5,7 @@
 #define FESIM_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef uint8_t u8;
@@ -291,5 +292,14 @@ static inline bool uop_nocache_has(const struct uop_cache *u, u64 win)
 		return false;
 	return uop_nocache_probe(u, win);
 }
+
+/* Snapshots of the state that decides future counts (loop replay,
+ * loops.c): sizes in bytes, take one, compare the cache with one. */
+size_t sa_snap_size(const struct sa_cache *c);
+void sa_snap(const struct sa_cache *c, u8 *buf);
+bool sa_snap_equal(const struct sa_cache *c, const u8 *buf);
+size_t uop_snap_size(const struct uop_cache *u);
+void uop_snap(const struct uop_cache *u, u8 *buf);
+bool uop_snap_equal(const struct uop_cache *u, const u8 *buf);
 
 #endif /* FESIM_CACHE_H */

@@ -458,6 +458,11 @@ static struct counters *target(void)
 	return fs.cur ? &fs.cur->ctr : &fs.outside;
 }
 
+struct counters *exec_target(void)
+{
+	return target();
+}
+
 /* Footprint epoch: 1 outside regions, seq + 2 inside region seq. */
 static u32 cur_epoch(void)
 {
@@ -500,7 +505,7 @@ static void run_footprint(const struct tb_info *ti, struct seg *s)
 }
 
 /* The run state a segment's outcome depends on, besides the caches. */
-static void state_save(const struct model *m, struct run_state *st)
+void run_state_save(const struct model *m, struct run_state *st)
 {
 	st->line = m->last_line;
 	st->win = m->last_win;
@@ -510,7 +515,7 @@ static void state_save(const struct model *m, struct run_state *st)
 	st->uop_end = m->uop_end;
 }
 
-static bool state_equal(const struct model *m, const struct run_state *st)
+bool run_state_equal(const struct model *m, const struct run_state *st)
 {
 	return st->line == m->last_line && st->win == m->last_win &&
 	       st->page == m->last_page && st->uop_mode == m->uop_mode &&
@@ -542,7 +547,7 @@ static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 			struct model_ctr *d)
 {
 	if (!mo->valid || mo->gen != m->gen || mo->taken != taken ||
-	    !state_equal(m, &mo->pre))
+	    !run_state_equal(m, &mo->pre))
 		return false;
 	d->l1i_accesses += mo->l1i_accesses;
 	d->uop_lookups += mo->uop_lookups;
@@ -561,7 +566,7 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 	struct model_ctr before = *d;
 	u64 gen = m->gen;
 
-	state_save(m, &mo->pre);
+	run_state_save(m, &mo->pre);
 	run_l1i(m, ti->blks + s->blk_first[m->g_line], s->blk_n[m->g_line],
 		taken, d);
 	run_uop(m, ti, ti->blks + s->blk_first[m->g_win], s->blk_n[m->g_win],
@@ -581,7 +586,7 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 	mo->uop_hit_uops = d->uop_hit_uops - before.uop_hit_uops;
 	mo->uop_miss_uops = d->uop_miss_uops - before.uop_miss_uops;
 	mo->itlb_accesses = d->itlb_accesses - before.itlb_accesses;
-	state_save(m, &mo->post);
+	run_state_save(m, &mo->post);
 }
 
 /* Landing of a TB reached by a taken branch (tb_exec), for run_seg. */
@@ -615,33 +620,47 @@ static void attribute_misses(u64 *row, int i, const struct model_ctr *d,
 	m[FN_ITLB_MISSES] += d->itlb_misses - before->itlb_misses;
 }
 
-static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
-		    u32 landed)
+/* The models' part of a segment's run, for every model not in @skip. */
+void run_seg_models(const struct tb_info *ti, const struct seg *s,
+		    bool taken, u32 skip)
 {
 	struct counters *t = target();
 	u64 *row = fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL;
 	int i;
 
-	t->c.insns += s->n_insns;
-	t->c.bytes += s->n_bytes;
-	add_classes(t->c.cls, s);
-	if (row)
-		attribute_common(row, s, landed);
-	run_footprint(ti, s);
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
 		struct memo *mo = &ti->memos[(s - ti->segs) * fs.n_models + i];
 		struct model_ctr before;
 
+		if (skip >> i & 1)
+			continue;
 		/* the copy only for the function rows: without them it is
 		 * a measurable part of this callback */
 		if (row)
 			before = t->m[i];
 		if (!fs.memo || !memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
-		if (row)
+		if (row) {
 			attribute_misses(row, i, &t->m[i], &before);
+			if (fs.loop_rec)
+				loops_record(s->fn, i, &t->m[i], &before);
+		}
 	}
+}
+
+static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
+		    u32 landed, u32 skip)
+{
+	struct counters *t = target();
+
+	t->c.insns += s->n_insns;
+	t->c.bytes += s->n_bytes;
+	add_classes(t->c.cls, s);
+	if (fs.cur && attrib_on())
+		attribute_common(attrib_row(fs.cur, s->fn), s, landed);
+	run_footprint(ti, s);
+	run_seg_models(ti, s, taken, skip);
 }
 
 /*
@@ -702,6 +721,8 @@ void tb_exec(unsigned int vcpu, void *udata)
 	struct region *start = fs.cur;
 	u32 landed = (taken ? LAND_TAKEN : 0) |
 		     (unaligned ? LAND_UNALIGNED : 0);
+	/* models whose work for this TB loop replay does (loops.c) */
+	u32 skip = fs.loops ? loops_before(ti) : 0;
 	u32 i;
 
 	if (taken)
@@ -718,7 +739,7 @@ void tb_exec(unsigned int vcpu, void *udata)
 		if (!s->n_insns)
 			continue;
 		/* the landing belongs to the region it was counted in */
-		run_seg(ti, s, taken, fs.cur == start ? landed : 0);
+		run_seg(ti, s, taken, fs.cur == start ? landed : 0, skip);
 		taken = false;
 		landed = 0;
 	}
@@ -727,4 +748,6 @@ void tb_exec(unsigned int vcpu, void *udata)
 	fs.prev_rep_va = ti->rep ? ti->rep_va : FESIM_NO_TAG;
 	fs.prev_branch = ti->last_branch;
 	callgraph_tb(ti);
+	if (fs.loops)
+		loops_after(ti);
 }

@@ -29,7 +29,7 @@ static void usage(const char *why)
 		 "(several, at most %d: repeat model= or "
 		 "separate with ':' '+' or ',,'; each name once), out=PATH, "
 		 "pages=4k|2m, "
-		 "cold=on|off, memo=on|off, syms=NM_FILE, and geometry overrides applied to every model "
+		 "cold=on|off, memo=on|off, loops=on|off, loop_min=N, syms=NM_FILE, and geometry overrides applied to every model "
 		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
 		 "uop_jcc_erratum=, itlb4k_entries=, itlb4k_assoc=, "
@@ -79,6 +79,19 @@ static int add_models(char *list)
 		fs.n_models++;
 	}
 	return 0;
+}
+
+/* loop_min=N: the shortest period loop replay looks for (tests set 2 to
+ * put every small loop through it; loops.c, LOOP_MIN_PERIOD). */
+static bool parse_loop_min(const char *v)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (*v < '1' || *v > '9' || *end || n < 2 || n > LOOP_MAX_PERIOD)
+		return false;
+	fs.loop_min = (u32)n;
+	return true;
 }
 
 static bool parse_bool(const char *v, bool *out)
@@ -209,6 +222,12 @@ static int parse_arg(const char *arg, const char **over, int *n_over)
 	} else if (!strcmp(kv.key, "memo") && kv.val &&
 		   parse_bool(kv.val, &fs.memo)) {
 		/* parsed */
+	} else if (!strcmp(kv.key, "loops") && kv.val &&
+		   parse_bool(kv.val, &fs.loops)) {
+		/* parsed */
+	} else if (!strcmp(kv.key, "loop_min") && kv.val &&
+		   parse_loop_min(kv.val)) {
+		/* parsed */
 	} else if (kv.val && preset_override(&probe, kv.key, kv.val) == 1) {
 		over[(*n_over)++] = arg;
 	} else {
@@ -245,6 +264,8 @@ static int parse_args(int argc, char **argv)
 	}
 	fs.page_shift = 12;
 	fs.memo = true;
+	fs.loops = true;
+	fs.loop_min = LOOP_MIN_PERIOD;
 	for (i = 0; i < argc && !ret; i++)
 		ret = parse_arg(argv[i], over, &n_over);
 	if (!ret && !fs.n_models)
@@ -285,6 +306,8 @@ static void summary(void)
 
 static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
+	if (fs.loops)
+		loops_flush();
 	if (!fs.out_path)
 		summary();
 	else if (output_write(fs.out_path))
@@ -293,6 +316,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	free(out_path_copy);
 	out_path_copy = NULL;
 	models_free();
+	loops_free();
 	attrib_free();
 	callgraph_free();
 }
@@ -335,6 +359,10 @@ FESIM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (models_init()) {
 		usage("a model geometry is invalid (sizes must be powers of "
 		      "two; windows 32 or 64 bytes)");
+		return -1;
+	}
+	if (fs.loops && loops_init()) {
+		fesim_error("fesim: out of memory\n");
 		return -1;
 	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

@@ -170,6 +170,7 @@ struct tb_info {
 	struct fp_ref *fps;
 	struct uinsn *uins;	/* per window granularity: n_insns each */
 	struct memo *memos;	/* n_segs * n_models */
+	u64 loop_pos;		/* 1 + loop log position of its last run */
 	u64 rep_va;		/* the rep movs/stos ending the TB, if rep */
 	u8 rep;			/* REP_*: QEMU ends a TB after a rep string op */
 	u8 last_branch;		/* BRK_* of the TB's last instruction */
@@ -202,6 +203,9 @@ struct fesim {
 	bool cold;		/* flush the models at every region begin */
 	bool memo;		/* replay memos on (memo=off: every lookup done,
 				 * the same counts, slower; for the tests) */
+	bool loops;		/* loop replay on (loops=off: likewise) */
+	bool loop_rec;		/* loops.c notes function misses */
+	u32 loop_min;		/* shortest period it looks for */
 	const char *out_path;
 	bool system;
 
@@ -238,10 +242,40 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
+struct counters *exec_target(void);
+void run_seg_models(const struct tb_info *ti, const struct seg *s,
+		    bool taken, u32 skip);
+void run_state_save(const struct model *m, struct run_state *st);
+bool run_state_equal(const struct model *m, const struct run_state *st);
 void totals(struct counters *tot);
 int models_init(void);
 /* Frees what models_init() allocated (at plugin exit). */
 void models_free(void);
+
+/* loops.c */
+#define LOOP_LOG_BITS		20
+#define LOOP_MAX_PERIOD		(1u << (LOOP_LOG_BITS - 2))
+/* shorter periods are left to the per-segment memos: two copies of the
+ * model state cost more than a few periods of simulation */
+#define LOOP_MIN_PERIOD		24
+struct loop_stats {
+	u64 runs;			/* TB runs seen */
+	u64 confirms, confirms_failed;	/* candidate periods checked, not fixed */
+	u64 periods, tbs;		/* periods and TB runs replayed */
+	u64 caught_up;			/* TB runs simulated after a mismatch */
+	u64 not_fixed;
+};
+int loops_init(void);
+void loops_free(void);
+/* Before a TB's run: the models (a bit each) whose work for it is replayed. */
+u32 loops_before(const struct tb_info *ti);
+/* After it: log it, find, confirm and count periods. */
+void loops_after(struct tb_info *ti);
+/* Bring every model up to date (before the output is written). */
+void loops_flush(void);
+void loops_record(u32 fn, int model, const struct model_ctr *now,
+		  const struct model_ctr *before);
+const struct loop_stats *loops_stats(void);
 
 /* classes.c */
 extern const char *const cls_names[FESIM_NCLS];

@@ -35,6 +35,24 @@ static void put_classes(FILE *f, const u64 *cls)
 	fputs("},", f);
 }
 
+/* How much loop replay did (loops.c): a speed figure, not a result. */
+static void put_loops(FILE *f)
+{
+	const struct loop_stats *st = loops_stats();
+
+	fprintf(f, "{\"type\":\"loops\",\"tb_runs\":%llu,"
+		"\"periods_checked\":%llu,\"periods_not_repeated\":%llu,"
+		"\"states_not_fixed\":%llu,\"periods_replayed\":%llu,"
+		"\"tb_runs_replayed\":%llu,\"tb_runs_caught_up\":%llu}\n",
+		(unsigned long long)st->runs,
+		(unsigned long long)st->confirms,
+		(unsigned long long)(st->confirms_failed - st->not_fixed),
+		(unsigned long long)st->not_fixed,
+		(unsigned long long)st->periods,
+		(unsigned long long)st->tbs,
+		(unsigned long long)st->caught_up);
+}
+
 static void put_counters(FILE *f, const struct counters *c)
 {
 	int i;
@@ -189,6 +207,8 @@ static void put_all(FILE *f)
 	totals(&tot);
 	fputs("{\"type\":\"total\",", f);
 	put_counters(f, &tot);
+	if (fs.loops)
+		put_loops(f);
 }
 
 /*

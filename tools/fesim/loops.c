@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Loop replay: a benchmark loop that runs the same TBs in the same order,
+ * period after period, from a cache state it leaves exactly as it found
+ * it, adds the same counts every period. Found, checked and replayed here
+ * without a sample or an estimate (docs/fesim.md, "Loop replay"):
+ *
+ * 1. Detection. Every TB execution goes into a log. When the last 2L
+ *    entries are two equal halves (L >= loop_min=, default 24), the last L form a
+ *    candidate period T (no marker in it: a period stays in one region).
+ * 2. Confirmation. Each model's state (caches and run state) is copied
+ *    and the next period is simulated as usual while its counts are noted.
+ *    If the TBs were T again and a model's state at the end equals the
+ *    copy, that state is a fixed point of T: every further run of T from
+ *    it adds exactly the noted counts and leaves the state as it is.
+ * 3. Replay. While the TBs follow T, those models skip their work; each
+ *    complete period adds its counts. At the first TB that differs, the
+ *    part of T run so far is simulated for them (from the fixed-point
+ *    state, which they are still in), and everything goes on as usual.
+ *
+ * The parts of a TB's run that do not depend on the models (instruction
+ * counts, classes, footprint, call graph, markers) are done for every TB
+ * as always. A model whose state is not a fixed point (a random policy
+ * that draws on every miss, a cache still warming up) simply keeps being
+ * simulated. loops=off turns all this off: same counts, slower (tests).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fesim.h"
+
+#define LOOP_LOG_MASK		((1u << LOOP_LOG_BITS) - 1)
+#define LOOP_MAX_BACKOFF	10
+
+enum { LOOP_IDLE, LOOP_CONFIRM, LOOP_REPLAY };
+
+/* One function's misses in one model over one period. */
+struct fn_delta {
+	u32 model, fn;
+	u64 l1i, uop, itlb;
+};
+
+/* A model's copy of its state, and what one period adds to its counts. */
+struct model_loop {
+	u8 *snap;
+	size_t l1i_off, itlb_off, stlb_off, uop_off, size;
+	struct run_state run;
+	struct uop_pack pack;
+	struct model_ctr start, delta;
+};
+
+static struct {
+	int mode;
+	struct tb_info **log;
+	u64 pos;			/* TB executions logged */
+	u64 cand_len, cand_run;		/* candidate period, entries matched */
+	u64 backoff_until;
+	u32 fails;
+	struct tb_info **period;	/* T */
+	u32 len, cap, at;		/* |T|, its room, position in it */
+	u32 replay;			/* models replaying (bit per model) */
+	struct counters *target;	/* where the period's counts go */
+	struct model_loop m[FESIM_MAX_MODELS];
+	struct fn_delta *fd;
+	u32 n_fd, cap_fd;
+	bool fd_lost;			/* out of memory noting them */
+	struct loop_stats stats;
+} lp;
+
+int loops_init(void)
+{
+	int i;
+
+	lp.log = calloc(1u << LOOP_LOG_BITS, sizeof(*lp.log));
+	if (!lp.log)
+		return -1;
+	for (i = 0; i < fs.n_models; i++) {
+		struct model *m = &fs.models[i];
+		struct model_loop *ml = &lp.m[i];
+
+		ml->l1i_off = 0;
+		ml->itlb_off = ml->l1i_off + sa_snap_size(&m->l1i);
+		ml->stlb_off = ml->itlb_off + sa_snap_size(&m->itlb);
+		ml->uop_off = ml->stlb_off +
+			      (m->stlb.tags ? sa_snap_size(&m->stlb) : 0);
+		ml->size = ml->uop_off + uop_snap_size(&m->uop);
+		ml->snap = malloc(ml->size);
+		if (!ml->snap)
+			return -1;
+	}
+	return 0;
+}
+
+void loops_free(void)
+{
+	int i;
+
+	free(lp.log);
+	free(lp.period);
+	free(lp.fd);
+	for (i = 0; i < FESIM_MAX_MODELS; i++)
+		free(lp.m[i].snap);
+	memset(&lp, 0, sizeof(lp));
+}
+
+const struct loop_stats *loops_stats(void)
+{
+	lp.stats.runs = lp.pos;
+	return &lp.stats;
+}
+
+static void snap_take(int i)
+{
+	struct model *m = &fs.models[i];
+	struct model_loop *ml = &lp.m[i];
+
+	sa_snap(&m->l1i, ml->snap + ml->l1i_off);
+	sa_snap(&m->itlb, ml->snap + ml->itlb_off);
+	if (m->stlb.tags)
+		sa_snap(&m->stlb, ml->snap + ml->stlb_off);
+	uop_snap(&m->uop, ml->snap + ml->uop_off);
+	run_state_save(m, &ml->run);
+	ml->pack = m->pack;
+}
+
+/* The model is in the state snap_take() copied: it will do the same. */
+static bool snap_equal(int i)
+{
+	struct model *m = &fs.models[i];
+	struct model_loop *ml = &lp.m[i];
+
+	return run_state_equal(m, &ml->run) &&
+	       !memcmp(&ml->pack, &m->pack, sizeof(m->pack)) &&
+	       sa_snap_equal(&m->l1i, ml->snap + ml->l1i_off) &&
+	       sa_snap_equal(&m->itlb, ml->snap + ml->itlb_off) &&
+	       (!m->stlb.tags ||
+		sa_snap_equal(&m->stlb, ml->snap + ml->stlb_off)) &&
+	       uop_snap_equal(&m->uop, ml->snap + ml->uop_off);
+}
+
+static void back_off(void)
+{
+	u32 shift = lp.fails < LOOP_MAX_BACKOFF ? lp.fails : LOOP_MAX_BACKOFF;
+
+	lp.fails++;
+	lp.backoff_until = lp.pos + ((u64)lp.len << shift);
+	lp.mode = LOOP_IDLE;
+	fs.loop_rec = false;
+}
+
+static bool has_marker(const struct tb_info *ti)
+{
+	u32 k;
+
+	for (k = 0; k < ti->n_segs; k++)
+		if (ti->segs[k].action)
+			return true;
+	return false;
+}
+
+/* The last lp.cand_len TBs, ending with the one just run, become T. */
+static void confirm_start(void)
+{
+	u32 len = (u32)lp.cand_len, j;
+	int i;
+
+	if (len > lp.cap) {
+		free(lp.period);
+		lp.period = malloc(len * sizeof(*lp.period));
+		if (!lp.period) {
+			lp.cap = 0;
+			fs.loops = false;	/* no room: simulate everything */
+			return;
+		}
+		lp.cap = len;
+	}
+	lp.len = len;
+	for (j = 0; j < len; j++) {
+		lp.period[j] = lp.log[(lp.pos - len + j) & LOOP_LOG_MASK];
+		if (has_marker(lp.period[j])) {
+			back_off();
+			return;
+		}
+	}
+	lp.target = exec_target();
+	for (i = 0; i < fs.n_models; i++) {
+		snap_take(i);
+		lp.m[i].start = lp.target->m[i];
+	}
+	lp.n_fd = 0;
+	lp.fd_lost = false;
+	lp.at = 0;
+	lp.mode = LOOP_CONFIRM;
+	fs.loop_rec = fs.cur && attrib_on();
+	lp.stats.confirms++;
+}
+
+void loops_record(u32 fn, int model, const struct model_ctr *now,
+		  const struct model_ctr *before)
+{
+	struct fn_delta *d;
+
+	if (now->l1i_misses == before->l1i_misses &&
+	    now->uop_misses == before->uop_misses &&
+	    now->itlb_misses == before->itlb_misses)
+		return;
+	if (lp.n_fd == lp.cap_fd) {
+		u32 cap = lp.cap_fd ? lp.cap_fd * 2 : 1024;
+		struct fn_delta *fd = realloc(lp.fd, cap * sizeof(*fd));
+
+		if (!fd) {
+			/* the period's function rows would be incomplete:
+			 * the confirmation fails instead */
+			lp.fd_lost = true;
+			return;
+		}
+		lp.fd = fd;
+		lp.cap_fd = cap;
+	}
+	d = &lp.fd[lp.n_fd++];
+	d->model = model;
+	d->fn = fn;
+	d->l1i = now->l1i_misses - before->l1i_misses;
+	d->uop = now->uop_misses - before->uop_misses;
+	d->itlb = now->itlb_misses - before->itlb_misses;
+}
+
+static int fd_cmp(const void *a, const void *b)
+{
+	const struct fn_delta *x = a, *y = b;
+
+	if (x->model != y->model)
+		return x->model < y->model ? -1 : 1;
+	return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* Sum the noted function misses per (model, function), replaying models'
+ * only: what one period adds to the function rows. */
+static void fd_merge(void)
+{
+	u32 j, n = 0;
+
+	qsort(lp.fd, lp.n_fd, sizeof(*lp.fd), fd_cmp);
+	for (j = 0; j < lp.n_fd; j++) {
+		struct fn_delta *d = &lp.fd[j];
+
+		if (!(lp.replay >> d->model & 1))
+			continue;
+		if (n && lp.fd[n - 1].model == d->model &&
+		    lp.fd[n - 1].fn == d->fn) {
+			lp.fd[n - 1].l1i += d->l1i;
+			lp.fd[n - 1].uop += d->uop;
+			lp.fd[n - 1].itlb += d->itlb;
+		} else {
+			lp.fd[n++] = *d;
+		}
+	}
+	lp.n_fd = n;
+}
+
+static void ctr_sub(struct model_ctr *d, const struct model_ctr *a,
+		    const struct model_ctr *b)
+{
+	const u64 *x = (const u64 *)a, *y = (const u64 *)b;
+	u64 *z = (u64 *)d;
+	size_t k;
+
+	for (k = 0; k < sizeof(*d) / sizeof(u64); k++)
+		z[k] = x[k] - y[k];
+}
+
+static void ctr_add(struct model_ctr *d, const struct model_ctr *a)
+{
+	const u64 *x = (const u64 *)a;
+	u64 *z = (u64 *)d;
+	size_t k;
+
+	for (k = 0; k < sizeof(*d) / sizeof(u64); k++)
+		z[k] += x[k];
+}
+
+static void confirm_end(void)
+{
+	int i;
+
+	fs.loop_rec = false;
+	lp.replay = 0;
+	for (i = 0; i < fs.n_models && !lp.fd_lost; i++) {
+		if (!snap_equal(i))
+			continue;
+		lp.replay |= 1u << i;
+		ctr_sub(&lp.m[i].delta, &lp.target->m[i], &lp.m[i].start);
+	}
+	if (!lp.replay) {
+		lp.stats.confirms_failed++;
+		lp.stats.not_fixed++;
+		back_off();
+		return;
+	}
+	fd_merge();
+	lp.fails = 0;
+	lp.at = 0;
+	lp.mode = LOOP_REPLAY;
+}
+
+/* One replayed period is complete: add what it adds. */
+static void period_done(void)
+{
+	u32 j;
+	int i;
+
+	for (i = 0; i < fs.n_models; i++)
+		if (lp.replay >> i & 1)
+			ctr_add(&lp.target->m[i], &lp.m[i].delta);
+	for (j = 0; j < lp.n_fd; j++) {
+		const struct fn_delta *d = &lp.fd[j];
+		u64 *row = attrib_row(fs.cur, d->fn) + FN_MODEL0 +
+			   FN_PER_MODEL * d->model;
+
+		row[FN_L1I_MISSES] += d->l1i;
+		row[FN_UOP_MISSES] += d->uop;
+		row[FN_ITLB_MISSES] += d->itlb;
+	}
+	lp.stats.periods++;
+	lp.stats.tbs += lp.len;
+	lp.at = 0;
+}
+
+/* Simulate the replaying models through T's first lp.at TBs: the part of
+ * a period run before the TBs stopped following T. */
+static void catch_up(void)
+{
+	u32 j, k;
+
+	for (j = 0; j < lp.at; j++) {
+		struct tb_info *ti = lp.period[j];
+		u64 prev_end = lp.period[j ? j - 1 : lp.len - 1]->end;
+		bool taken = ti->vaddr != prev_end;
+
+		for (k = 0; k < ti->n_segs; k++) {
+			struct seg *s = &ti->segs[k];
+
+			if (!s->n_insns)
+				continue;
+			run_seg_models(ti, s, taken, ~lp.replay);
+			taken = false;
+		}
+	}
+	lp.stats.caught_up += lp.at;
+	lp.at = 0;
+}
+
+static void replay_end(void)
+{
+	catch_up();
+	lp.replay = 0;
+	lp.mode = LOOP_IDLE;
+}
+
+u32 loops_before(const struct tb_info *ti)
+{
+	switch (lp.mode) {
+	case LOOP_CONFIRM:
+		if (ti != lp.period[lp.at]) {
+			lp.stats.confirms_failed++;
+			back_off();
+		}
+		return 0;
+	case LOOP_REPLAY:
+		if (ti == lp.period[lp.at])
+			return lp.replay;
+		replay_end();
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void loops_after(struct tb_info *ti)
+{
+	u64 pos = lp.pos;
+
+	lp.log[pos & LOOP_LOG_MASK] = ti;
+	if (lp.cand_len && lp.log[(pos - lp.cand_len) & LOOP_LOG_MASK] == ti) {
+		lp.cand_run++;
+	} else if (ti->loop_pos && pos + 1 - ti->loop_pos <= LOOP_MAX_PERIOD) {
+		lp.cand_len = pos + 1 - ti->loop_pos;
+		lp.cand_run = 1;
+	} else {
+		lp.cand_len = lp.cand_run = 0;
+	}
+	ti->loop_pos = pos + 1;
+	lp.pos++;
+	switch (lp.mode) {
+	case LOOP_CONFIRM:
+		if (++lp.at == lp.len)
+			confirm_end();
+		break;
+	case LOOP_REPLAY:
+		if (++lp.at == lp.len)
+			period_done();
+		break;
+	default:
+		if (lp.cand_len >= fs.loop_min &&
+		    lp.cand_run >= lp.cand_len && lp.pos >= lp.backoff_until)
+			confirm_start();
+		break;
+	}
+}
+
+void loops_flush(void)
+{
+	if (lp.mode == LOOP_REPLAY)
+		replay_end();
+	else if (lp.mode == LOOP_CONFIRM)
+		back_off();
+}
