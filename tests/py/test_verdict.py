@@ -124,16 +124,6 @@ class TestVerdict(unittest.TestCase):
         tcg = model.from_dict(results.build_results(run, {}))
         self.assertEqual(verdict.verdicts(tcg, ["emulator"]), [])
 
-    def test_a_winner_with_none_at_all(self) -> None:
-        # pgo-layout with 0 misses where O2 has some: the ratio is 0 and
-        # "times fewer" has no value; the medians are said instead
-        r = model.Ratio("O2", 0.0, 0.0, 0.0, "", significant=True)
-        won, line = verdict._pair_line("net.tcp_rr @0", "pgo", "O2", r,
-                                       {"pgo": 0.0, "O2": 0.0005}, "pgo/O2", True,
-                                       "took {x} times fewer misses than")
-        self.assertEqual((won, line), ("pgo", "net.tcp_rr @0: pgo 0 per operation, "
-                                              "O2 0.0005 (pgo/O2 0 [0, 0])"))
-
     def test_a_lopsided_interval_is_shown_as_its_bounds(self) -> None:
         # a real host ratio: the median at the interval's lower end; "1.01 ±
         # 0.06" would read as an interval across 1
@@ -155,6 +145,22 @@ class TestVerdict(unittest.TestCase):
                                           "took {x} times fewer misses than")
         self.assertEqual(winner, "pgo")
         self.assertEqual(line, "net.udp_rr @64: pgo 0 per operation, O2 3.5 (pgo/O2 0 [0, 0])")
+
+    def test_equal_counts_are_equal_not_noise(self) -> None:
+        """Deterministic simulator counts that are the same in every run: an
+        exact tie, not "within noise: 1.00 ± 0.00"."""
+        r = model.Ratio("O2", 1.0, 1.0, 1.0, "")
+        self.assertFalse(r.marked)
+        winner, line = verdict._pair_line("calib.empty @0", "O2", "Os", r,
+                                          {"O2": 12.0, "Os": 12.0}, "Os/O2", False,
+                                          "took {x} times fewer misses than")
+        self.assertEqual((winner, line), ("", "calib.empty @0: no winner (O2 and Os equal: "
+                                               "12 per operation)"))
+        # a tie with an interval still reads as noise
+        r = model.Ratio("O2", 1.0, 0.99, 1.01, "")
+        self.assertIn("within noise", verdict._pair_line("x @0", "O2", "Os", r,
+                                                         {"O2": 1.0, "Os": 1.0}, "Os/O2",
+                                                         False, "took {x} than")[1])
 
 
 if __name__ == "__main__":

@@ -165,6 +165,11 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
         return "", f"{label}: {winner} {med[winner]:g} vs {other} {med[other]:g}: no ratio"
     if r.lo is None or r.hi is None:
         return "", _no_interval(label, winner, other, med)
+    if not r.marked and r.value == r.lo == r.hi == 1.0:
+        # the same count in every run (the simulator is deterministic):
+        # not noise, an exact tie
+        return "", f"{label}: no winner ({winner} and {other} equal: " \
+                   f"{med[winner]:g} per operation)"
     if not r.marked:
         return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
                    f"{ratio_name} {_times(r, False)})"
