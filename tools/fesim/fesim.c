@@ -325,6 +325,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	struct tb_info *ti = tb_analyse(tb);
 
+	if (fs.loops)
+		loops_tb_new(ti);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
 					     QEMU_PLUGIN_CB_NO_REGS, ti);
 }

@@ -171,6 +171,7 @@ struct tb_info {
 	struct uinsn *uins;	/* per window granularity: n_insns each */
 	struct memo *memos;	/* n_segs * n_models */
 	u64 loop_pos;		/* 1 + loop log position of its last run */
+	u32 loop_id;		/* its number in the loop log (translation order) */
 	u64 rep_va;		/* the rep movs/stos ending the TB, if rep */
 	u8 rep;			/* REP_*: QEMU ends a TB after a rep string op */
 	u8 last_branch;		/* BRK_* of the TB's last instruction */
@@ -253,8 +254,8 @@ int models_init(void);
 void models_free(void);
 
 /* loops.c */
-#define LOOP_LOG_BITS		20
-#define LOOP_MAX_PERIOD		(1u << (LOOP_LOG_BITS - 2))
+#define LOOP_LOG_BITS		18
+#define LOOP_MAX_PERIOD		(1u << (LOOP_LOG_BITS - 1))
 /* shorter periods are left to the per-segment memos: two copies of the
  * model state cost more than a few periods of simulation */
 #define LOOP_MIN_PERIOD		24
@@ -267,6 +268,7 @@ struct loop_stats {
 };
 int loops_init(void);
 void loops_free(void);
+void loops_tb_new(struct tb_info *ti);
 /* Before a TB's run: the models (a bit each) whose work for it is replayed. */
 u32 loops_before(const struct tb_info *ti);
 /* After it: log it, find, confirm and count periods. */

@@ -5,7 +5,7 @@
  * it, adds the same counts every period. Found, checked and replayed here
  * without a sample or an estimate (docs/fesim.md, "Loop replay"):
  *
- * 1. Detection. Every TB execution goes into a log. When the last 2L
+ * 1. Detection. Every TB execution outside replay goes into a log. When the last 2L
  *    entries are two equal halves (L >= loop_min=, default 24), the last L form a
  *    candidate period T (no marker in it: a period stays in one region).
  * 2. Confirmation. Each model's state (caches and run state) is copied
@@ -51,8 +51,12 @@ struct model_loop {
 
 static struct {
 	int mode;
-	struct tb_info **log;
+	u32 *log;			/* loop_id of the TBs run, a ring small
+					 * enough to stay in the L2 cache */
 	u64 pos;			/* TB executions logged */
+	u64 runs;			/* TB executions seen */
+	struct tb_info **tbs;		/* by loop_id */
+	u32 n_tbs, cap_tbs;
 	u64 cand_len, cand_run;		/* candidate period, entries matched */
 	u64 backoff_until;
 	u32 fails;
@@ -91,11 +95,32 @@ int loops_init(void)
 	return 0;
 }
 
+/* A new TB gets its log id (ids from 1: 0 is an empty log entry). */
+void loops_tb_new(struct tb_info *ti)
+{
+	if (!lp.n_tbs)
+		lp.n_tbs = 1;
+	if (lp.n_tbs >= lp.cap_tbs) {
+		u32 cap = lp.cap_tbs ? lp.cap_tbs * 2 : 4096;
+		struct tb_info **t = realloc(lp.tbs, cap * sizeof(*t));
+
+		if (!t) {
+			ti->loop_id = 0;	/* never part of a period */
+			return;
+		}
+		lp.tbs = t;
+		lp.cap_tbs = cap;
+	}
+	ti->loop_id = lp.n_tbs;
+	lp.tbs[lp.n_tbs++] = ti;
+}
+
 void loops_free(void)
 {
 	int i;
 
 	free(lp.log);
+	free(lp.tbs);
 	free(lp.period);
 	free(lp.fd);
 	for (i = 0; i < FESIM_MAX_MODELS; i++)
@@ -105,7 +130,7 @@ void loops_free(void)
 
 const struct loop_stats *loops_stats(void)
 {
-	lp.stats.runs = lp.pos;
+	lp.stats.runs = lp.runs;
 	return &lp.stats;
 }
 
@@ -176,8 +201,10 @@ static void confirm_start(void)
 	}
 	lp.len = len;
 	for (j = 0; j < len; j++) {
-		lp.period[j] = lp.log[(lp.pos - len + j) & LOOP_LOG_MASK];
-		if (has_marker(lp.period[j])) {
+		u32 id = lp.log[(lp.pos - len + j) & LOOP_LOG_MASK];
+
+		lp.period[j] = id ? lp.tbs[id] : NULL;
+		if (!id || has_marker(lp.period[j])) {
 			back_off();
 			return;
 		}
@@ -355,6 +382,7 @@ static void replay_end(void)
 	catch_up();
 	lp.replay = 0;
 	lp.mode = LOOP_IDLE;
+	lp.cand_len = lp.cand_run = 0;
 }
 
 u32 loops_before(const struct tb_info *ti)
@@ -380,8 +408,18 @@ void loops_after(struct tb_info *ti)
 {
 	u64 pos = lp.pos;
 
-	lp.log[pos & LOOP_LOG_MASK] = ti;
-	if (lp.cand_len && lp.log[(pos - lp.cand_len) & LOOP_LOG_MASK] == ti) {
+	lp.runs++;
+	if (lp.mode == LOOP_REPLAY) {
+		/* not logged: a period that follows starts from an empty
+		 * candidate (the log's older entries are stale by then) */
+		if (++lp.at == lp.len)
+			period_done();
+		return;
+	}
+	lp.log[pos & LOOP_LOG_MASK] = ti->loop_id;
+	if (lp.cand_len &&
+	    lp.log[(pos - lp.cand_len) & LOOP_LOG_MASK] == ti->loop_id &&
+	    ti->loop_id) {
 		lp.cand_run++;
 	} else if (ti->loop_pos && pos + 1 - ti->loop_pos <= LOOP_MAX_PERIOD) {
 		lp.cand_len = pos + 1 - ti->loop_pos;
@@ -391,20 +429,12 @@ void loops_after(struct tb_info *ti)
 	}
 	ti->loop_pos = pos + 1;
 	lp.pos++;
-	switch (lp.mode) {
-	case LOOP_CONFIRM:
+	if (lp.mode == LOOP_CONFIRM) {
 		if (++lp.at == lp.len)
 			confirm_end();
-		break;
-	case LOOP_REPLAY:
-		if (++lp.at == lp.len)
-			period_done();
-		break;
-	default:
-		if (lp.cand_len >= fs.loop_min &&
-		    lp.cand_run >= lp.cand_len && lp.pos >= lp.backoff_until)
-			confirm_start();
-		break;
+	} else if (lp.cand_len >= fs.loop_min &&
+		   lp.cand_run >= lp.cand_len && lp.pos >= lp.backoff_until) {
+		confirm_start();
 	}
 }
 
