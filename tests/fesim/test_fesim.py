@@ -706,6 +706,21 @@ class LoopsExact(unittest.TestCase):
         self.assertGreater(st["tb_runs_replayed"], st["tb_runs"] // 2, st)
         self.assertGreater(st["periods_replayed"], 1000, st)
 
+    def test_function_rows(self) -> None:
+        # a replayed period adds its per-function misses too
+        assert TOOLS is not None
+        syms = TOOLS.dir / "validate.syms"
+        syms.write_text(subprocess.run(["nm", "-n", str(TOOLS.exe)], check=True,
+                                       capture_output=True, text=True).stdout)
+        st = self.same(TOOLS.exe, self.SETTINGS + f",syms={syms}", "validate-syms",
+                       ["loop_fit=20", "loop_2x=20", "conflict9=300",
+                        "dsb_dense=300", "split=20"])
+        self.assertGreater(st["tb_runs_replayed"], 0, st)
+        out = (TOOLS.dir / "loops-validate-syms-off.jsonl").read_text()
+        self.assertIn('"funcs":[[', out)
+        exe, csyms = TOOLS.build_class_cases()
+        self.same(exe, self.SETTINGS + f",syms={csyms}", "class-syms")
+
     def test_policy_cases(self) -> None:
         assert TOOLS is not None
         exe = TOOLS.build_policy_cases()
