@@ -5,9 +5,10 @@
  * it, adds the same counts every period. Found, checked and replayed here
  * without a sample or an estimate (docs/fesim.md, "Loop replay"):
  *
- * 1. Detection. Every TB execution outside replay goes into a log. When the last 2L
- *    entries are two equal halves (L >= loop_min=, default 24), the last L form a
- *    candidate period T (no marker in it: a period stays in one region).
+ * 1. Detection. Every TB execution outside a replay goes into a log. When
+ *    its last 2L entries are two equal halves (L >= loop_min=, default 24),
+ *    the last L form a candidate period T (no marker in it: a period stays
+ *    in one region).
  * 2. Confirmation. Each model's state (caches and run state) is copied
  *    and the next period is simulated as usual while its counts are noted.
  *    If the TBs were T again and a model's state at the end equals the
@@ -30,6 +31,7 @@
 #include "fesim.h"
 
 #define LOOP_LOG_MASK		((1u << LOOP_LOG_BITS) - 1)
+/* a candidate that failed waits len << min(fails, this) TB runs */
 #define LOOP_MAX_BACKOFF	10
 
 enum { LOOP_IDLE, LOOP_CONFIRM, LOOP_REPLAY };
@@ -51,8 +53,8 @@ struct model_loop {
 
 static struct {
 	int mode;
-	u32 *log;			/* loop_id of the TBs run, a ring small
-					 * enough to stay in the L2 cache */
+	u32 *log;			/* loop_id of the TBs run: a ring of
+					 * 4-byte ids (1 MiB), not pointers */
 	u64 pos;			/* TB executions logged */
 	u64 runs;			/* TB executions seen */
 	struct tb_info **tbs;		/* by loop_id */
