@@ -620,12 +620,12 @@ static void attribute_misses(u64 *row, int i, const struct model_ctr *d,
 	m[FN_ITLB_MISSES] += d->itlb_misses - before->itlb_misses;
 }
 
-/* The models' part of a segment's run, for every model not in @skip. */
-void run_seg_models(const struct tb_info *ti, const struct seg *s,
-		    bool taken, u32 skip)
+/* The models' part of a segment's run, for every model not in @skip;
+ * @row: the open region's row of the segment's function, or NULL. */
+static void run_models(const struct tb_info *ti, const struct seg *s,
+		       bool taken, u64 *row, u32 skip)
 {
 	struct counters *t = target();
-	u64 *row = fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL;
 	int i;
 
 	for (i = 0; i < fs.n_models; i++) {
@@ -649,18 +649,27 @@ void run_seg_models(const struct tb_info *ti, const struct seg *s,
 	}
 }
 
+void run_seg_models(const struct tb_info *ti, const struct seg *s,
+		    bool taken, u32 skip)
+{
+	run_models(ti, s, taken,
+		   fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL,
+		   skip);
+}
+
 static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
 		    u32 landed, u32 skip)
 {
 	struct counters *t = target();
+	u64 *row = fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL;
 
 	t->c.insns += s->n_insns;
 	t->c.bytes += s->n_bytes;
 	add_classes(t->c.cls, s);
-	if (fs.cur && attrib_on())
-		attribute_common(attrib_row(fs.cur, s->fn), s, landed);
+	if (row)
+		attribute_common(row, s, landed);
 	run_footprint(ti, s);
-	run_seg_models(ti, s, taken, skip);
+	run_models(ti, s, taken, row, skip);
 }
 
 /*
