@@ -31,6 +31,9 @@
 #include "fesim.h"
 
 #define LOOP_LOG_MASK		((1u << LOOP_LOG_BITS) - 1)
+/* off the per-TB path: loops_before()/loops_after() stay small functions
+ * (with these inlined, every call saved and restored six registers) */
+#define LOOP_SLOW		__attribute__((noinline, cold))
 /* a candidate that failed waits len << min(fails, this) TB runs */
 #define LOOP_MAX_BACKOFF	10
 
@@ -165,7 +168,7 @@ static bool snap_equal(int i)
 	       uop_snap_equal(&m->uop, ml->snap + ml->uop_off);
 }
 
-static void back_off(void)
+static LOOP_SLOW void back_off(void)
 {
 	u32 shift = lp.fails < LOOP_MAX_BACKOFF ? lp.fails : LOOP_MAX_BACKOFF;
 
@@ -186,7 +189,7 @@ static bool has_marker(const struct tb_info *ti)
 }
 
 /* The last lp.cand_len TBs, ending with the one just run, become T. */
-static void confirm_start(void)
+static LOOP_SLOW void confirm_start(void)
 {
 	u32 len = (u32)lp.cand_len, j;
 	int i;
@@ -308,7 +311,7 @@ static void ctr_add(struct model_ctr *d, const struct model_ctr *a)
 		z[k] += x[k];
 }
 
-static void confirm_end(void)
+static LOOP_SLOW void confirm_end(void)
 {
 	int i;
 
@@ -333,7 +336,7 @@ static void confirm_end(void)
 }
 
 /* One replayed period is complete: add what it adds. */
-static void period_done(void)
+static LOOP_SLOW void period_done(void)
 {
 	u32 j;
 	int i;
@@ -379,7 +382,7 @@ static void catch_up(void)
 	lp.at = 0;
 }
 
-static void replay_end(void)
+static LOOP_SLOW void replay_end(void)
 {
 	catch_up();
 	lp.replay = 0;
