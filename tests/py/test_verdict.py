@@ -130,6 +130,17 @@ class TestVerdict(unittest.TestCase):
         r = model.Ratio("Os", 1 / 1.0133, 1 / 1.1389, 1 / 1.0133, "")
         self.assertEqual(verdict._times(r, True), "1.01 [1.01, 1.14]")
 
+    def test_an_interval_of_no_width_is_said_so(self) -> None:
+        # simulator counts: every run the same, the inverted bounds equal
+        # to the last bit or nearly
+        r = model.Ratio("O2", 1 / 1.485, 1 / 1.485, 1 / 1.485, "")
+        self.assertEqual(verdict._times(r, True), "1.485 (every run the same)")
+        r = model.Ratio("O2", 0.35, 0.35, 0.35 * (1 + 1e-12), "")
+        self.assertEqual(verdict._times(r, False), "0.350 (every run the same)")
+        # a few misses' difference between runs: narrower than 3 decimals
+        r = model.Ratio("O2", 1 / 1.48495, 1 / 1.4851, 1 / 1.4849, "")
+        self.assertEqual(verdict._times(r, True), "1.485 ± <0.001")
+
     def test_digits_follow_the_interval(self) -> None:
         r = model.Ratio("O2", 0.8, 0.79, 0.81, "")
         self.assertEqual(verdict._times(r, True), "1.250 ± 0.016")

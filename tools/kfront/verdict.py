@@ -86,6 +86,14 @@ def _times(ratio: Ratio, invert: bool) -> str:
         value, lo, hi = 1 / ratio.value, 1 / ratio.hi, 1 / ratio.lo
     else:
         value, lo, hi = ratio.value, ratio.lo, ratio.hi
+    if hi - lo <= 1e-9 * abs(value):
+        # the same ratio in every resample: deterministic counts, equal in
+        # every run ("1.49 ± 0.00" or "[1.485, 1.485]" would suggest noise)
+        return f"{value:.3f} (every run the same)"
+    if hi - lo < 0.001:
+        # simulated counts that differ by a few misses between runs: an
+        # interval that three decimals cannot show ("[1.485, 1.485]")
+        return f"{value:.3f} ± <0.001"
     half = (hi - lo) / 2
     # hyperfine's two decimals, a third when the interval is that narrow
     digits = min(3, max(2, stats.decimals_for(half))) if half > 0 else 2
