@@ -87,6 +87,17 @@ class Protocol(unittest.TestCase):
         self.assertEqual(totals['stream_bad_bytes'], 1)
         self.assertEqual(totals['errors'], [])
 
+    def test_sync_before_its_stream_says_its_role(self) -> None:
+        # the peer serves each connection in its own thread: a sync line
+        # read before the stream's hello waits for the stream (it once
+        # answered "0 0" at once, under load)
+        ref = pattern(1000, 7)
+        sync = self.connect(b'sync 40001\n3000\n')
+        time.sleep(0.2)
+        st = self.connect(b'stream 40001 7 1000\n')
+        st.sendall(ref * 3)
+        self.assertEqual(sync.recv(64), b'3000 0\n')
+
     def test_sync_for_an_unknown_stream(self) -> None:
         sync = self.connect(b'sync 1234\n5\n')
         self.assertEqual(sync.recv(64), b'0 0\n')

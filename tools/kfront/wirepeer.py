@@ -14,7 +14,8 @@ this peer listens. Each connection begins with one line naming its role:
 ``sync TOKEN``
     For each line ``TOTAL`` the stream TOKEN's connection has read
     TOTAL bytes (or 5 s pass), the reply is ``COUNT BAD``: bytes read and
-    how many differed from the pattern.
+    how many differed from the pattern. A stream not yet announced is
+    waited for up to 2 s, then answered ``0 0``.
 
 Only 127.0.0.1 is ever bound.
 """
@@ -26,6 +27,10 @@ import time
 from dataclasses import dataclass, field
 
 SYNC_WAIT_S = 5.0
+# how long a sync waits for its stream's connection to say its role: the
+# two connections are served by separate threads, so the sync's first
+# line can be read before the stream's hello (seen under load)
+STREAM_WAIT_S = 2.0
 LINE_MAX = 128
 MASK64 = (1 << 64) - 1
 
@@ -89,6 +94,7 @@ class WirePeer:
         self.port = self.sock.getsockname()[1]
         self.streams: dict[str, Stream] = {}
         self.lock = threading.Lock()
+        self.stream_added = threading.Condition(self.lock)
         self.totals = Totals()
         self.stopping = False
         self.thread = threading.Thread(target=self._accept_loop, daemon=True)
@@ -175,6 +181,7 @@ class WirePeer:
         st = Stream(pattern(length, seed))
         with self.lock:
             self.streams[token] = st
+            self.stream_added.notify_all()
         data = first
         while True:
             if data:
@@ -196,6 +203,8 @@ class WirePeer:
                 return
             total = int(line)
             with self.lock:
+                self.stream_added.wait_for(lambda: token in self.streams,
+                                           STREAM_WAIT_S)
                 st = self.streams.get(token)
             if st is None:
                 conn.sendall(b'0 0\n')
