@@ -662,7 +662,48 @@ class Determinism(unittest.TestCase):
 
 
 
-class LoopsExact(unittest.TestCase):
+# Every preset, all three policies: the settings the exactness checks of
+# the optimisations (memo=, loops=) run under.
+EVERY_SETTING = ("model=skylake:skylake@plru:skylake@random:zen4:zen4@random:"
+                 "goldencove:goldencove@plru:skylake-nojcc:small")
+
+
+def run_toggled(exe: Path, args: str, name: str, knob: str,
+                values: tuple[str, str],
+                cases: list[str] | None = None) -> list[list[str]]:
+    """The output lines of @exe under the plugin with knob=each value."""
+    assert TOOLS is not None
+    outs = []
+    for value in values:
+        out = TOOLS.dir / f"{knob}-{name}-{value.split(',')[0]}.jsonl"
+        subprocess.run([QEMU, "-plugin",
+                        f"{TOOLS.plugin},{args},{knob}={value},out={out}",
+                        str(exe)] + (cases or []), check=True,
+                       timeout=120, stdout=subprocess.DEVNULL)
+        outs.append(out.read_text().splitlines())
+    return outs
+
+
+class KnownAnswerPrograms:
+    """The known-answer programs under every setting, for a TestCase whose
+    same(exe, args, name) runs one with an optimisation on and off."""
+
+    def same(self, exe: Path, args: str, name: str,
+             cases: list[str] | None = None) -> object:
+        raise NotImplementedError
+
+    def test_policy_cases(self) -> None:
+        assert TOOLS is not None
+        exe = TOOLS.build_policy_cases()
+        self.same(exe, EVERY_SETTING, "policy")
+        self.same(exe, EVERY_SETTING + ",cold=on", "policy-cold")
+
+    def test_uop_cases(self) -> None:
+        assert TOOLS is not None
+        self.same(TOOLS.build_uop_cases(), EVERY_SETTING, "uop")
+
+
+class LoopsExact(KnownAnswerPrograms, unittest.TestCase):
     """Loop replay (docs/fesim.md, "Loop replay") is an optimisation only:
     with loops=off every period is simulated, and every count must be the
     same. loop_min=2 puts every small loop of the programs through it (by
@@ -671,33 +712,21 @@ class LoopsExact(unittest.TestCase):
     regions started cold. The output's "loops" line (how much was
     replayed) is the one line that differs."""
 
-    SETTINGS = (
-        "model=skylake:skylake@plru:skylake@random:zen4:zen4@random:"
-        "goldencove:goldencove@plru:skylake-nojcc:small")
-
     def same(self, exe: Path, args: str, name: str,
              cases: list[str] | None = None) -> dict:
-        assert TOOLS is not None
-        texts = []
-        for loops in ("on,loop_min=2", "off"):
-            tag = loops.split(",")[0]
-            out = TOOLS.dir / f"loops-{name}-{tag}.jsonl"
-            subprocess.run([QEMU, "-plugin",
-                            f"{TOOLS.plugin},{args},loops={loops},out={out}",
-                            str(exe)] + (cases or []), check=True,
-                           timeout=120, stdout=subprocess.DEVNULL)
-            texts.append(out.read_text().splitlines())
-        stats = [json.loads(l) for l in texts[0] if '"type":"loops"' in l]
+        on, off = run_toggled(exe, args, name, "loops",
+                              ("on,loop_min=2", "off"), cases)
+        stats = [json.loads(ln) for ln in on if '"type":"loops"' in ln]
         self.assertEqual(len(stats), 1, "loops=on writes one loops line")
-        self.assertFalse(any('"type":"loops"' in l for l in texts[1]))
-        on = [l for l in texts[0] if '"type":"loops"' not in l]
-        self.assertTrue(sum('"type":"region"' in l for l in on) > 0)
-        self.assertEqual(on, texts[1], name)
+        self.assertFalse(any('"type":"loops"' in ln for ln in off))
+        on = [ln for ln in on if '"type":"loops"' not in ln]
+        self.assertTrue(sum('"type":"region"' in ln for ln in on) > 0)
+        self.assertEqual(on, off, name)
         return stats[0]
 
     def test_validation_program(self) -> None:
         assert TOOLS is not None
-        st = self.same(TOOLS.exe, self.SETTINGS, "validate",
+        st = self.same(TOOLS.exe, EVERY_SETTING, "validate",
                        ["loop_fit=50", "loop_2x=50", "conflict9=3000",
                         "conflict8=3000", "dsb_fit=3000", "dsb_dense=3000",
                         "split=50"])
@@ -712,24 +741,14 @@ class LoopsExact(unittest.TestCase):
         syms = TOOLS.dir / "validate.syms"
         syms.write_text(subprocess.run(["nm", "-n", str(TOOLS.exe)], check=True,
                                        capture_output=True, text=True).stdout)
-        st = self.same(TOOLS.exe, self.SETTINGS + f",syms={syms}", "validate-syms",
+        st = self.same(TOOLS.exe, EVERY_SETTING + f",syms={syms}", "validate-syms",
                        ["loop_fit=20", "loop_2x=20", "conflict9=300",
                         "dsb_dense=300", "split=20"])
         self.assertGreater(st["tb_runs_replayed"], 0, st)
         out = (TOOLS.dir / "loops-validate-syms-off.jsonl").read_text()
         self.assertIn('"funcs":[[', out)
         exe, csyms = TOOLS.build_class_cases()
-        self.same(exe, self.SETTINGS + f",syms={csyms}", "class-syms")
-
-    def test_policy_cases(self) -> None:
-        assert TOOLS is not None
-        exe = TOOLS.build_policy_cases()
-        self.same(exe, self.SETTINGS, "policy")
-        self.same(exe, self.SETTINGS + ",cold=on", "policy-cold")
-
-    def test_uop_cases(self) -> None:
-        assert TOOLS is not None
-        self.same(TOOLS.build_uop_cases(), self.SETTINGS, "uop")
+        self.same(exe, EVERY_SETTING + f",syms={csyms}", "class-syms")
 
     def test_bad_loop_min(self) -> None:
         assert TOOLS is not None
@@ -742,45 +761,24 @@ class LoopsExact(unittest.TestCase):
             self.assertIn("bad argument", proc.stderr, bad)
 
 
-class MemoExact(unittest.TestCase):
+class MemoExact(KnownAnswerPrograms, unittest.TestCase):
     """The replay memo (docs/fesim.md, "Speed") is an optimisation only:
     with memo=off every lookup is done again, and every output must be
     byte-identical. The programs cover windows that are never cached (the
     generation goes back after a dropped fill), the JCC erratum, all three
     policies and prefetch."""
 
-    SETTINGS = ("model=skylake:skylake@plru:skylake@random:zen4:zen4@random:"
-                "goldencove:goldencove@plru:skylake-nojcc:small")
-
     def same(self, exe: Path, args: str, name: str,
              cases: list[str] | None = None) -> None:
-        assert TOOLS is not None
-        texts = []
-        for memo in ("on", "off"):
-            out = TOOLS.dir / f"memo-{name}-{memo}.jsonl"
-            subprocess.run([QEMU, "-plugin",
-                            f"{TOOLS.plugin},{args},memo={memo},out={out}",
-                            str(exe)] + (cases or []), check=True,
-                           timeout=120, stdout=subprocess.DEVNULL)
-            texts.append(out.read_text())
-        self.assertTrue(texts[0].count('"type":"region"') > 0)
-        self.assertEqual(texts[0], texts[1], name)
-
-    def test_uop_cases(self) -> None:
-        assert TOOLS is not None
-        self.same(TOOLS.build_uop_cases(), self.SETTINGS, "uop")
-
-    def test_policy_cases(self) -> None:
-        assert TOOLS is not None
-        exe = TOOLS.build_policy_cases()
-        self.same(exe, self.SETTINGS, "policy")
-        self.same(exe, self.SETTINGS + ",cold=on", "policy-cold")
+        on, off = run_toggled(exe, args, name, "memo", ("on", "off"), cases)
+        self.assertTrue(sum('"type":"region"' in ln for ln in on) > 0)
+        self.assertEqual(on, off, name)
 
     def test_validation_program(self) -> None:
         assert TOOLS is not None
-        self.same(TOOLS.exe, self.SETTINGS, "validate",
+        self.same(TOOLS.exe, EVERY_SETTING, "validate",
                   ["loop_fit=20", "loop_2x=5", "conflict9=300",
-                   "dsb_fit=300", "dsb_dense=300", "split=5"])
+                   "dsb_dense=300", "dsb_fit=300", "split=5"])
 
 
 if __name__ == "__main__":
