@@ -261,10 +261,11 @@ void models_free(void);
 #define LOOP_MIN_PERIOD		24
 struct loop_stats {
 	u64 runs;			/* TB runs seen */
-	u64 confirms, confirms_failed;	/* candidate periods checked, not fixed */
+	u64 confirms;			/* candidate periods checked */
+	u64 not_repeated;		/* ... whose next run was not T again */
+	u64 not_fixed;			/* ... that left no model as it was */
 	u64 periods, tbs;		/* periods and TB runs replayed */
 	u64 caught_up;			/* TB runs simulated after a mismatch */
-	u64 not_fixed;
 };
 int loops_init(void);
 void loops_free(void);

@@ -324,7 +324,6 @@ static LOOP_SLOW void confirm_end(void)
 		ctr_sub(&lp.m[i].delta, &lp.target->m[i], &lp.m[i].start);
 	}
 	if (!lp.replay) {
-		lp.stats.confirms_failed++;
 		lp.stats.not_fixed++;
 		back_off();
 		return;
@@ -395,7 +394,7 @@ u32 loops_before(const struct tb_info *ti)
 	switch (lp.mode) {
 	case LOOP_CONFIRM:
 		if (ti != lp.period[lp.at]) {
-			lp.stats.confirms_failed++;
+			lp.stats.not_repeated++;
 			back_off();
 		}
 		return 0;

@@ -46,7 +46,7 @@ static void put_loops(FILE *f)
 		"\"tb_runs_replayed\":%llu,\"tb_runs_caught_up\":%llu}\n",
 		(unsigned long long)st->runs,
 		(unsigned long long)st->confirms,
-		(unsigned long long)(st->confirms_failed - st->not_fixed),
+		(unsigned long long)st->not_repeated,
 		(unsigned long long)st->not_fixed,
 		(unsigned long long)st->periods,
 		(unsigned long long)st->tbs,
