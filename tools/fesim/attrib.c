@@ -23,11 +23,6 @@ static u32 n_funcs, cap_funcs;
 static u32 *row_seq, *row_of;
 static u8 *used;	/* ever given a row: listed in the output */
 
-bool attrib_on(void)
-{
-	return n_funcs > 0;
-}
-
 u32 attrib_n_funcs(void)
 {
 	return n_funcs;
@@ -77,6 +72,7 @@ static void drop_aliases(void)
 		funcs[k++] = funcs[i];
 	}
 	n_funcs = k;
+	fs.attrib = n_funcs > 0;
 }
 
 /* One `nm` line: "ADDR TYPE NAME" (or "ADDR SIZE TYPE NAME" with -S). */
@@ -137,6 +133,7 @@ void attrib_free(void)
 	row_seq = row_of = NULL;
 	used = NULL;
 	n_funcs = cap_funcs = 0;
+	fs.attrib = false;
 }
 
 /* The function @va lies in: the last symbol at or below it (padding after

@@ -756,7 +756,8 @@ void tb_exec(unsigned int vcpu, void *udata)
 		count_rep(ti, repeat);
 	fs.prev_rep_va = ti->rep ? ti->rep_va : FESIM_NO_TAG;
 	fs.prev_branch = ti->last_branch;
-	callgraph_tb(ti);
+	if (attrib_on())
+		callgraph_tb(ti);
 	if (fs.loops)
 		loops_after(ti);
 }

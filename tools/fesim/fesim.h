@@ -206,6 +206,7 @@ struct fesim {
 				 * the same counts, slower; for the tests) */
 	bool loops;		/* loop replay on (loops=off: likewise) */
 	bool loop_rec;		/* loops.c notes function misses */
+	bool attrib;		/* syms= loaded: function rows (attrib.c) */
 	u32 loop_min;		/* shortest period it looks for */
 	const char *out_path;
 	bool system;
@@ -287,7 +288,12 @@ void insn_classes(const u8 *d, size_t size, u64 va, struct insn_info *out);
 /* attrib.c */
 int attrib_load(const char *path);
 void attrib_free(void);
-bool attrib_on(void);
+/* Function rows are being made (syms= named functions): read on every TB
+ * run, so a flag and not a call. */
+static inline bool attrib_on(void)
+{
+	return fs.attrib;
+}
 u32 attrib_n_funcs(void);
 u32 attrib_fn_of(u64 va);
 const char *attrib_name(u32 fn);
