@@ -141,6 +141,21 @@ class TestVerdict(unittest.TestCase):
         r = model.Ratio("O2", 1 / 1.48495, 1 / 1.4851, 1 / 1.4849, "")
         self.assertEqual(verdict._times(r, True), "1.485 ± <0.001")
 
+    def test_a_geometric_mean_of_no_width_is_said_so(self) -> None:
+        # simulator counts the same in every run: "0.5819 [0.5819, 0.5819]"
+        # would suggest an interval
+        t = verdict.Tally(wins=3, points=3, geomean=0.58191, lo=0.58191,
+                          hi=0.58191 * (1 + 1e-12))
+        self.assertEqual(verdict._tally_line("Os", "O2", t),
+                         "Os vs O2: 3 wins, 0 ties, 0 losses; geometric mean of "
+                         "ratios 0.5819 (every run the same) over 3 points")
+        t.lo, t.hi = 0.58190, 0.58194
+        self.assertIn("ratios 0.5819 ± <0.0001 over 3 points",
+                      verdict._tally_line("Os", "O2", t))
+        t.lo, t.hi = 0.5813, 0.5826
+        self.assertIn("ratios 0.5819 [0.5813, 0.5826] over 3 points",
+                      verdict._tally_line("Os", "O2", t))
+
     def test_digits_follow_the_interval(self) -> None:
         r = model.Ratio("O2", 0.8, 0.79, 0.81, "")
         self.assertEqual(verdict._times(r, True), "1.250 ± 0.016")

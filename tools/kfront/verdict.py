@@ -286,8 +286,15 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
     else:
         half = (t.hi - t.lo) / 2
         d = min(4, max(3, stats.decimals_for(half))) if half > 0 else 3
-        line += (f"; geometric mean of ratios {t.geomean:.{d}f} [{t.lo:.{d}f}, "
-                 f"{t.hi:.{d}f}] over {t.points} point{'s' if t.points != 1 else ''}")
+        if t.hi - t.lo <= 1e-9 * abs(t.geomean):
+            # deterministic counts the same in every run, as _times() says
+            gm = f"{t.geomean:.4f} (every run the same)"
+        elif t.hi - t.lo < 0.0001:
+            gm = f"{t.geomean:.4f} ± <0.0001"
+        else:
+            gm = f"{t.geomean:.{d}f} [{t.lo:.{d}f}, {t.hi:.{d}f}]"
+        line += (f"; geometric mean of ratios {gm} over {t.points} "
+                 f"point{'s' if t.points != 1 else ''}")
     if t.left_out:
         line += f" ({t.left_out} with a zero median left out)"
     return line
