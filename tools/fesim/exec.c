@@ -563,7 +563,11 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 		      struct model *m, struct memo *mo, bool taken,
 		      struct model_ctr *d)
 {
-	struct model_ctr before = *d;
+	/* what the memo records, before the run */
+	u64 l1i_accesses = d->l1i_accesses, uop_lookups = d->uop_lookups;
+	u64 uop_misses = d->uop_misses, uop_hit_uops = d->uop_hit_uops;
+	u64 uop_miss_uops = d->uop_miss_uops;
+	u64 itlb_accesses = d->itlb_accesses;
 	u64 gen = m->gen;
 
 	run_state_save(m, &mo->pre);
@@ -578,14 +582,14 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 		return;
 	mo->gen = gen;
 	mo->taken = taken;
-	mo->l1i_accesses = d->l1i_accesses - before.l1i_accesses;
-	mo->uop_lookups = d->uop_lookups - before.uop_lookups;
+	mo->l1i_accesses = d->l1i_accesses - l1i_accesses;
+	mo->uop_lookups = d->uop_lookups - uop_lookups;
 	/* lookups of a window the JCC erratum keeps out of the cache miss
 	 * without changing any state */
-	mo->uop_misses = d->uop_misses - before.uop_misses;
-	mo->uop_hit_uops = d->uop_hit_uops - before.uop_hit_uops;
-	mo->uop_miss_uops = d->uop_miss_uops - before.uop_miss_uops;
-	mo->itlb_accesses = d->itlb_accesses - before.itlb_accesses;
+	mo->uop_misses = d->uop_misses - uop_misses;
+	mo->uop_hit_uops = d->uop_hit_uops - uop_hit_uops;
+	mo->uop_miss_uops = d->uop_miss_uops - uop_miss_uops;
+	mo->itlb_accesses = d->itlb_accesses - itlb_accesses;
 	run_state_save(m, &mo->post);
 }
 
@@ -620,17 +624,19 @@ static void attribute_misses(u64 *row, int i, const struct model_ctr *d,
 	m[FN_ITLB_MISSES] += d->itlb_misses - before->itlb_misses;
 }
 
-/* The models' part of a segment's run, for every model not in @skip;
- * @row: the open region's row of the segment's function, or NULL. */
-static void run_models(const struct tb_info *ti, const struct seg *s,
+/* The models' part of segment @si's run, for every model not in @skip,
+ * counted in @t; @row: the open region's row of the segment's function,
+ * or NULL. */
+static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 		       bool taken, u64 *row, u32 skip)
 {
-	struct counters *t = target();
+	const struct seg *s = &ti->segs[si];
+	struct memo *mos = ti->memos + (size_t)si * fs.n_models;
 	int i;
 
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
-		struct memo *mo = &ti->memos[(s - ti->segs) * fs.n_models + i];
+		struct memo *mo = &mos[i];
 		struct model_ctr before;
 
 		if (skip >> i & 1)
@@ -652,15 +658,15 @@ static void run_models(const struct tb_info *ti, const struct seg *s,
 void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip)
 {
-	run_models(ti, s, taken,
+	run_models(ti, (u32)(s - ti->segs), target(), taken,
 		   fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL,
 		   skip);
 }
 
-static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
-		    u32 landed, u32 skip)
+static void run_seg(const struct tb_info *ti, u32 si, struct counters *t,
+		    bool taken, u32 landed, u32 skip)
 {
-	struct counters *t = target();
+	struct seg *s = &ti->segs[si];
 	u64 *row = fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL;
 
 	t->c.insns += s->n_insns;
@@ -669,7 +675,7 @@ static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
 	if (row)
 		attribute_common(row, s, landed);
 	run_footprint(ti, s);
-	run_models(ti, s, taken, row, skip);
+	run_models(ti, si, t, taken, row, skip);
 }
 
 /*
@@ -679,9 +685,10 @@ static void run_seg(const struct tb_info *ti, struct seg *s, bool taken,
  * the rep right after a pass of the same rep is a repeat: one iteration
  * of the earlier pass; any other pass starts an execution.
  */
-static void count_rep(const struct tb_info *ti, bool repeat)
+static void count_rep(const struct tb_info *ti, struct counters *t,
+		      bool repeat)
 {
-	u64 *cls = target()->c.cls;
+	u64 *cls = t->c.cls;
 	int kind = ti->rep == REP_MOVS ? CLS_REP_MOVS : CLS_REP_STOS;
 	u64 *row = fs.cur && attrib_on() ?
 		attrib_row(fs.cur, ti->segs[ti->n_segs - 1].fn) : NULL;
@@ -728,6 +735,8 @@ void tb_exec(unsigned int vcpu, void *udata)
 	bool unaligned = taken && fs.prev_branch == BRK_JUMP &&
 			 (ti->vaddr & 15);
 	struct region *start = fs.cur;
+	/* the counters it is charged to: changed only by a marker */
+	struct counters *t = target();
 	u32 landed = (taken ? LAND_TAKEN : 0) |
 		     (unaligned ? LAND_UNALIGNED : 0);
 	/* models whose work for this TB loop replay does (loops.c) */
@@ -735,25 +744,27 @@ void tb_exec(unsigned int vcpu, void *udata)
 	u32 i;
 
 	if (taken)
-		target()->c.taken_branches++;
+		t->c.taken_branches++;
 	if (unaligned)
-		target()->c.cls[CLS_UNALIGNED_TARGET]++;
+		t->c.cls[CLS_UNALIGNED_TARGET]++;
 	fs.have_prev = true;
 	fs.next_pc = ti->end;
 	for (i = 0; i < ti->n_segs; i++) {
 		struct seg *s = &ti->segs[i];
 
-		if (s->action)
+		if (s->action) {
 			apply_marker(s->action);
+			t = target();
+		}
 		if (!s->n_insns)
 			continue;
 		/* the landing belongs to the region it was counted in */
-		run_seg(ti, s, taken, fs.cur == start ? landed : 0, skip);
+		run_seg(ti, i, t, taken, fs.cur == start ? landed : 0, skip);
 		taken = false;
 		landed = 0;
 	}
 	if (ti->rep)
-		count_rep(ti, repeat);
+		count_rep(ti, t, repeat);
 	fs.prev_rep_va = ti->rep ? ti->rep_va : FESIM_NO_TAG;
 	fs.prev_branch = ti->last_branch;
 	if (attrib_on())
