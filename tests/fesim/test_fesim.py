@@ -13,11 +13,15 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# the host tools' merge of parallel boots (ParallelBootsExact)
+sys.path.insert(0, str(ROOT / "tools"))
+from kfront import sim, simjobs  # noqa: E402
 FESIM = ROOT / "tools" / "fesim"
 PLUGIN_SOURCES = ["fesim.c", "cache.c", "presets.c", "footprint.c",
                   "translate.c", "exec.c", "output.c", "classes.c",
@@ -779,6 +783,67 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
         self.same(TOOLS.exe, EVERY_SETTING, "validate",
                   ["loop_fit=20", "loop_2x=5", "conflict9=300",
                    "dsb_dense=300", "dsb_fit=300", "split=5"])
+
+
+class ParallelBootsExact(unittest.TestCase):
+    """`kfront run --sim-jobs` deals the settings over boots and merges
+    their outputs (tools/kfront/simjobs.py): the merged output must be the
+    one a single run of every setting writes, byte for byte, but the loops
+    line (the boots' replay work added up). User mode repeats exactly, so
+    the whole-run total must match too."""
+
+    def merged_and_single(self, exe: Path, settings: list[str],
+                          parts: list[list[str]], extra: str, name: str,
+                          cases: list[str] | None = None) -> tuple[list[str], list[str]]:
+        assert TOOLS is not None
+        outs = []
+        for k, part in enumerate([settings] + parts):
+            out = TOOLS.dir / f"jobs-{name}-{k}.jsonl"
+            subprocess.run([QEMU, "-plugin",
+                            f"{TOOLS.plugin},model={':'.join(part)}{extra},out={out}",
+                            str(exe)] + (cases or []), check=True, timeout=120,
+                           stdout=subprocess.DEVNULL)
+            outs.append(out)
+        merged = TOOLS.dir / f"jobs-{name}-merged.jsonl"
+        simjobs.merge(outs[1:], parts, settings, merged)
+
+        def lines(path: Path) -> list[str]:
+            return [ln for ln in path.read_text().splitlines() if '"type":"loops"' not in ln]
+        return lines(merged), lines(outs[0])
+
+    def test_validation_program(self) -> None:
+        assert TOOLS is not None
+        settings = ["skylake", "zen4@plru", "goldencove", "skylake@random"]
+        merged, single = self.merged_and_single(
+            TOOLS.exe, settings, [settings[0::2], settings[1::2]], "", "validate",
+            ["loop_fit=20", "conflict9=300", "dsb_dense=300", "split=5"])
+        self.assertTrue(sum('"type":"region"' in ln for ln in single) > 3)
+        self.assertEqual(merged, single)
+
+    def test_function_rows_and_calls(self) -> None:
+        assert TOOLS is not None
+        settings = ["skylake", "zen4", "goldencove@plru"]
+        for build, name in ((TOOLS.build_class_cases, "class"),
+                            (TOOLS.build_call_cases, "call")):
+            exe, syms = build()
+            merged, single = self.merged_and_single(
+                exe, settings, [["skylake", "goldencove@plru"], ["zen4"]],
+                f",syms={syms}", name)
+            self.assertTrue(any('"funcs":[[' in ln for ln in single), name)
+            self.assertEqual(merged, single, name)
+
+    def test_boots_that_differ_are_refused(self) -> None:
+        assert TOOLS is not None
+        outs = []
+        for k, case in enumerate(("loop_fit=20", "loop_fit=21")):
+            out = TOOLS.dir / f"jobs-differ-{k}.jsonl"
+            subprocess.run([QEMU, "-plugin", f"{TOOLS.plugin},model={('skylake', 'zen4')[k]},"
+                            f"out={out}", str(TOOLS.exe), case], check=True, timeout=120,
+                           stdout=subprocess.DEVNULL)
+            outs.append(out)
+        with self.assertRaisesRegex(sim.SimError, "region 0 differs between the boots"):
+            simjobs.merge(outs, [["skylake"], ["zen4"]], ["skylake", "zen4"],
+                          TOOLS.dir / "jobs-differ.jsonl")
 
 
 if __name__ == "__main__":

@@ -190,6 +190,15 @@ class TestHostileOptions(unittest.TestCase):
                 self.assertEqual(status, 2)
                 self.assertIn("not a whole number of CPUs", err)
 
+    def test_sim_jobs(self) -> None:
+        self.assertEqual(parse(["run", "--sim-jobs", "3"]).sim_jobs, 3)
+        self.assertIsNone(parse(["run"]).sim_jobs)
+        for bad in ("0", "17", "-1", "two", "1.5", ""):
+            with self.subTest(value=bad):
+                status, err = parse_error(["run", f"--sim-jobs={bad}"])
+                self.assertEqual(status, 2)
+                self.assertIn("want a whole number of boots from 1 to 16", err)
+
     @unittest.skipUnless(shutil.which("qemu-system-x86_64"),
                          "qemu-system-x86_64 not installed (./kfront setup)")
     def test_unknown_cpu_model_points_at_the_list(self) -> None:

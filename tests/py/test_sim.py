@@ -6,12 +6,13 @@ result's top-N table with an "other" row."""
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import unittest
 from pathlib import Path
 
 from tests.py import FIXTURES
-from kfront import collect, functable, results, sim
+from kfront import collect, functable, results, sim, simjobs
 
 COLUMNS = (['func', 'insns', 'bytes', 'taken_branches'] + list(sim.CLASSES)
            + ['skylake.l1i_misses', 'skylake.uop_misses', 'skylake.itlb_misses'])
@@ -119,6 +120,35 @@ class SimMerge(unittest.TestCase):
 
     def test_no_symbols_no_table(self) -> None:
         self.assertIsNone(sim.function_table(sim.SimOutput(models=[]), {}))
+
+
+class ParallelBoots(unittest.TestCase):
+    """How --sim-jobs deals settings over boots (tools/kfront/simjobs.py;
+    the merge itself is checked against single runs in tests/fesim)."""
+
+    def test_split_round_robin(self) -> None:
+        nine = ['skylake', 'skylake@plru', 'skylake@random', 'zen4', 'zen4@plru',
+                'zen4@random', 'goldencove', 'goldencove@plru', 'goldencove@random']
+        parts = simjobs.split(nine, 2)
+        self.assertEqual(parts, [nine[0::2], nine[1::2]])
+        self.assertEqual(simjobs.split(nine, 9), [[m] for m in nine])
+        self.assertEqual(simjobs.split(['zen4'], 4), [['zen4']])
+
+    def test_jobs(self) -> None:
+        self.assertEqual(simjobs.jobs_for(9, 3), 3)
+        self.assertEqual(simjobs.jobs_for(2, 8), 2)     # one per setting at most
+        self.assertEqual(simjobs.jobs_for(1, None), 1)
+        cores = len(os.sched_getaffinity(0))
+        self.assertEqual(simjobs.jobs_for(16, None), min(16, cores))
+
+    def test_unreadable_output_is_an_error(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = Path(tmp) / 'a.jsonl'
+            bad.write_text('{"type":"fesim","models":["skylake"]}\nnot json\n')
+            with self.assertRaisesRegex(sim.SimError, r'a\.jsonl:2: not JSON'):
+                simjobs.merge([bad, bad], [['skylake'], ['skylake']], ['skylake'],
+                              Path(tmp) / 'out.jsonl')
+            self.assertFalse((Path(tmp) / 'out.jsonl').exists())
 
 
 if __name__ == '__main__':

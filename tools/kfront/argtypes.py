@@ -37,6 +37,15 @@ def positive_seconds(text: str) -> float:
     return value
 
 
+def sim_jobs(text: str) -> int:
+    """A number of parallel simulator boots, 1 to 16 (one per setting at
+    most: the plugin takes 16)."""
+    if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= 16:
+        raise argparse.ArgumentTypeError(
+            f'{text!r}: want a whole number of boots from 1 to 16')
+    return int(text)
+
+
 def memory_mb(text: str) -> int:
     """A guest memory size as QEMU's -m reads it (64M, 1G, 512), in MiB."""
     match = _SIZE_RE.match(text.strip())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import re
 import sys
@@ -10,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, pgo,
-                    qemu, output, report, results, robustness, sim, size, term, truth)
+                    qemu, output, report, results, robustness, sim, simjobs, size, term,
+                    truth)
 from kfront.runhost import HOST_KEYS, run_host
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
@@ -42,6 +44,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         'plru, random; docs/fesim.md). Under '
                         'TCG it runs by default with the model nearest this CPU '
                         '(the truth line says which); "none" turns it off')
+    p.add_argument('--sim-jobs', type=argtypes.sim_jobs, metavar='N',
+                   help='boots to deal several --sim settings over, run at once '
+                        '(default: one per core, at most one per setting; '
+                        'docs/fesim.md, "Parallel boots")')
     p.add_argument('--no-host', action='store_true',
                    help='skip the host harness (by default the same variants and '
                         'benchmarks also run in user space on this CPU, timed with '
@@ -195,6 +201,18 @@ def run(args: argparse.Namespace) -> int:
             print(f'kfront run: --sim: no symbol table, no per-function figures: {exc}',
                   file=sys.stderr)
             syms = None
+    # several settings: dealt over boots run at once (not with --wire: one
+    # NIC peer serves one boot)
+    parts = simjobs.split(models, 1 if args.wire else
+                          simjobs.jobs_for(len(models), args.sim_jobs)) if models else []
+    cfgs = [cfg]
+    if len(parts) > 1:
+        cfgs = [dataclasses.replace(cfg, extra_qemu_args=cfg.extra_qemu_args + sim.plugin_args(
+                    plugin, part, out / f'fesim-{k + 1}.jsonl', syms))
+                for k, part in enumerate(parts)]
+        print(f'kfront run: simulator settings over {len(parts)} boots at once: '
+              f'{"; ".join(",".join(p) for p in parts)}', flush=True)
+    elif models:
         cfg.extra_qemu_args += sim.plugin_args(plugin, models, sim_out, syms)
     print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}'
           f'{", fesim " + ",".join(models) if models else ""}'
@@ -206,13 +224,23 @@ def run(args: argparse.Namespace) -> int:
         cfg.extra_qemu_args += qemu.nic_qemu_args(args.wire, [])
         cfg.kernel_args.append(f'peer={qemu.GUEST_HOST_ADDR}:{peer.port}')
     lifecycle.salvage_hint(f'./kfront collect {log} --out {out}')
+    logs = [log] + [out / f'serial-{k + 1}.log' for k in range(1, len(cfgs))]
     try:
-        res = qemu.boot(cfg, log=log, on_output=Progress())
+        boots = qemu.boot_many(cfgs, logs, on_output=Progress())
     finally:
         if peer is not None:
             peer.close()
     lifecycle.clear_salvage_hint()
-    print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s', flush=True)
+    res = boots[0]
+    print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s'
+          f'{f" ({len(boots)} boots at once)" if len(boots) > 1 else ""}', flush=True)
+    if len(boots) > 1 and sim_out is not None:
+        problem = merge_parallel(boots, logs, parts, models, out, sim_out)
+        if problem:
+            print(f'kfront run: --sim-jobs: {problem}', file=sys.stderr)
+            print(f'kfront run: the first boot\'s records without the simulator: '
+                  f'./kfront collect {log} --out {out}', file=sys.stderr)
+            return 1
     if peer is not None:
         print(f'kfront run: {peer.summary()}', flush=True)
         wire_peer = peer.totals_dict()
@@ -226,8 +254,25 @@ def run(args: argparse.Namespace) -> int:
         host_doc, host_note = run_host(args, out / 'host', host_selection(args))
         host_label = truth.host_label(truth.read_host_cpu()) if host_doc else ''
     tr = {'models': models, 'model_note': model_note, 'host_doc': host_doc,
-          'host': host_label, 'host_note': host_note}
+          'host': host_label, 'host_note': host_note,
+          'sim_boots': parts if len(parts) > 1 else None}
     return finish(out, log, res, args, sim_out, wire_peer, tr)
+
+
+def merge_parallel(boots: list[qemu.BootResult], logs: list[Path], parts: list[list[str]],
+                   models: list[str], out: Path, sim_out: Path) -> str | None:
+    """The parallel boots' fesim outputs as one (simjobs.py); a problem,
+    or None. Every boot's own log and output stay in the folder."""
+    for k, (b, part) in enumerate(zip(boots, parts)):
+        if b.timed_out or b.status is None:
+            how = 'timed out' if b.timed_out else f'ended without a kernel exit (QEMU {b.qemu_rc})'
+            return (f'the boot of {",".join(part)} {how}; its serial log: {logs[k]}')
+    try:
+        simjobs.merge([out / f'fesim-{k + 1}.jsonl' for k in range(len(parts))],
+                      parts, models, sim_out)
+    except sim.SimError as exc:
+        return str(exc)
+    return None
 
 
 def host_selection(args: argparse.Namespace) -> kargs.Selection:
@@ -277,6 +322,8 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
             return 1
         merged = sim.merge_into_run(run, simdata)
         extra['sim'] = sim.describe(simdata)
+        if tr.get('sim_boots'):
+            extra['sim']['boots'] = tr['sim_boots']
         print(f'kfront run: fesim: {len(simdata.regions)} regions, merged into '
               f'{merged} result records', flush=True)
     data = results.build_results(run, extra)

@@ -17,7 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from kfront import lifecycle
 
@@ -187,60 +187,101 @@ def _status_from_rc(rc: int) -> int | None:
 def boot(cfg: BootConfig, log: Path | None = None,
          on_output: Callable[[bytes], None] | None = None) -> BootResult:
     """Run one boot to its end (or the timeout)."""
+    return boot_many([cfg], [log], on_output)[0]
+
+
+def boot_many(cfgs: list[BootConfig], logs: list[Path | None],
+              on_output: Callable[[bytes], None] | None = None) -> list[BootResult]:
+    """Run several boots at once, each to its end (or its timeout); the
+    first one's output goes to on_output. A stop signal (lifecycle.py)
+    ends them all: no QEMU is left behind."""
     with tempfile.TemporaryDirectory(prefix='kfront-boot-') as tmp:
-        cmdline_file = None
-        if cfg.kernel_args:
-            cmdline_file = Path(tmp) / 'cmdline'
-            cmdline_file.write_text(' '.join(cfg.kernel_args), encoding='utf-8')
-        cmd = qemu_command(cfg, cmdline_file)
-        return _run(cmd, cfg.timeout, log, on_output)
+        cmds = []
+        for n, cfg in enumerate(cfgs):
+            cmdline_file = None
+            if cfg.kernel_args:
+                cmdline_file = Path(tmp) / f'cmdline{n}'
+                cmdline_file.write_text(' '.join(cfg.kernel_args), encoding='utf-8')
+            cmds.append(qemu_command(cfg, cmdline_file))
+        return _run_many(cmds, [cfg.timeout for cfg in cfgs], logs, on_output)
 
 
-def _run(cmd: list[str], timeout: float, log: Path | None,
-         on_output: Callable[[bytes], None] | None) -> BootResult:
+@dataclass
+class _Proc:
+    """One QEMU being run by _run_many()."""
+    cmd: list[str]
+    timeout: float
+    proc: subprocess.Popen[bytes]
+    logf: Any
+    out: bytearray = field(default_factory=bytearray)
+    first_line: float | None = None
+    timed_out: bool = False
+    done: bool = False
+    end: float = 0.0
+
+
+def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | None],
+              on_output: Callable[[bytes], None] | None) -> list[BootResult]:
     start = time.monotonic()
-    out = bytearray()
-    first_line = None
-    timed_out = False
-    logf = open(log, 'wb') if log else None
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True,
-                            preexec_fn=lifecycle.die_with_parent)
+    procs: list[_Proc] = []
     sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
     try:
-        while True:
-            left = timeout - (time.monotonic() - start)
-            if left <= 0:
-                timed_out = True
+        for cmd, timeout, log in zip(cmds, timeouts, logs):
+            logf = open(log, 'wb') if log else None
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, start_new_session=True,
+                                    preexec_fn=lifecycle.die_with_parent)
+            procs.append(_Proc(cmd, timeout, proc, logf))
+            sel.register(proc.stdout, selectors.EVENT_READ, len(procs) - 1)
+        while not all(p.done for p in procs):
+            now = time.monotonic()
+            for p in procs:
+                if not p.done and now - start >= p.timeout:
+                    p.timed_out = p.done = True
+                    p.end = now
+                    sel.unregister(p.proc.stdout)
+            if all(p.done for p in procs):
                 break
-            if not sel.select(timeout=min(left, 0.5)):
-                if proc.poll() is not None:
-                    break
-                continue
-            chunk = os.read(proc.stdout.fileno(), 65536)
-            if not chunk:
-                break
-            if first_line is None and KERNEL_FIRST_LINE in out + chunk:
-                first_line = time.monotonic() - start
-            out += chunk
-            if logf:
-                logf.write(chunk)
-                logf.flush()
-            if on_output:
-                on_output(chunk)
+            left = min(p.timeout - (now - start) for p in procs if not p.done)
+            events = sel.select(timeout=min(left, 0.5))
+            for p in procs:
+                if not p.done and not events and p.proc.poll() is not None:
+                    p.done = True
+                    p.end = time.monotonic()
+                    sel.unregister(p.proc.stdout)
+            for key, _ in events:
+                p = procs[key.data]
+                chunk = os.read(p.proc.stdout.fileno(), 65536)
+                if not chunk:
+                    p.done = True
+                    p.end = time.monotonic()
+                    sel.unregister(p.proc.stdout)
+                    continue
+                if p.first_line is None and KERNEL_FIRST_LINE in p.out + chunk:
+                    p.first_line = time.monotonic() - start
+                p.out += chunk
+                if p.logf:
+                    p.logf.write(chunk)
+                    p.logf.flush()
+                if on_output and key.data == 0:
+                    on_output(chunk)
     finally:
-        if timed_out or proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        rc = proc.wait()
+        for p in procs:
+            if p.timed_out or p.proc.poll() is None:
+                try:
+                    os.killpg(p.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            p.proc.wait()
+            p.proc.stdout.close()
+            if p.logf:
+                p.logf.close()
         sel.close()
-        proc.stdout.close()
-        if logf:
-            logf.close()
-    elapsed = time.monotonic() - start
-    return BootResult(status=None if timed_out else _status_from_rc(rc),
-                      qemu_rc=rc, timed_out=timed_out, output=bytes(out),
-                      elapsed_s=elapsed, first_line_s=first_line, command=cmd)
+    results = []
+    for p in procs:
+        rc = p.proc.returncode
+        results.append(BootResult(status=None if p.timed_out else _status_from_rc(rc),
+                                  qemu_rc=rc, timed_out=p.timed_out, output=bytes(p.out),
+                                  elapsed_s=(p.end or time.monotonic()) - start,
+                                  first_line_s=p.first_line, command=p.cmd))
+    return results

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Several simulator settings over parallel boots (`kfront run --sim-jobs`).
+
+The plugin's cost is per setting (docs/fesim.md, "Budgets": nine settings
+cost nine times one), and one QEMU runs on one core. The settings of a run
+are therefore dealt out over N boots of the same image with the same kernel
+arguments, run at once, and their outputs merged into the one fesim.jsonl
+a single boot would have written. That is exact because the regions are
+repeatable: boot to boot, every region's instructions, classes and
+footprint are the same (docs/fesim.md, "Whole-boot totals"), and each
+setting's caches see only its own boot's stream, the same as in a shared
+boot. The merge checks that: a region, function or call edge whose
+model-independent figures differ between the boots is an error, and the
+boots' own outputs stay on disk.
+
+What is not repeatable is said so: the whole-boot total keeps the first
+boot's model-independent counts and each setting's counts from the boot
+that ran it (whole-boot totals differ between boots anyway), and the loops
+line adds up the boots' replay work.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .sim import SimError
+
+
+def jobs_for(n_settings: int, requested: int | None) -> int:
+    """Boots to run: as asked (at most one per setting), else one per free
+    core up to one per setting."""
+    if requested is not None:
+        return max(1, min(requested, n_settings))
+    return max(1, min(n_settings, len(os.sched_getaffinity(0))))
+
+
+def split(models: list[str], jobs: int) -> list[list[str]]:
+    """Settings dealt round-robin over the boots (a preset's policy
+    settings spread over boots, as they cost alike)."""
+    return [models[k::jobs] for k in range(jobs) if models[k::jobs]]
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    try:
+        lines = path.read_text(encoding='utf-8').splitlines()
+    except OSError as exc:
+        raise SimError(f'{path}: {exc.strerror}') from exc
+    objs = []
+    for n, line in enumerate(lines, 1):
+        try:
+            objs.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise SimError(f'{path}:{n}: not JSON ({exc.msg})') from exc
+    if not objs or objs[0].get('type') != 'fesim':
+        raise SimError(f'{path}: no fesim header line')
+    return objs
+
+
+def _of(objs: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [o for o in objs if o.get('type') == kind]
+
+
+def _same(what: str, a: Any, b: Any, paths: tuple[Path, Path]) -> None:
+    if a != b:
+        raise SimError(f'{what} differs between the boots ({paths[0].name}, '
+                       f'{paths[1].name}): the boots did not run the same regions; '
+                       f'their outputs are kept')
+
+
+def _common(obj: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if k not in ('models', 'funcs')}
+
+
+def _merge_rows(rows: list[list[list[int]]], n_common: int,
+                per_boot: list[list[str]], order: list[str], width: int,
+                what: str, paths: list[Path]) -> list[list[int]]:
+    """Function rows of one region from every boot: the common columns
+    (checked equal), then each setting's columns in the run's order."""
+    by_boot = [{row[0]: row for row in boot_rows} for boot_rows in rows]
+    _same(f'{what}: the functions', sorted(by_boot[0]),
+          sorted(by_boot[-1]), (paths[0], paths[-1]))
+    merged = []
+    for fid in [row[0] for row in rows[0]]:
+        first = by_boot[0][fid]
+        cols: dict[str, list[int]] = {}
+        for k, boot in enumerate(by_boot):
+            row = boot.get(fid)
+            if row is None:
+                _same(f'{what}: function {fid}', first, None, (paths[0], paths[k]))
+                continue
+            _same(f'{what}: function {fid}', first[:n_common], row[:n_common],
+                  (paths[0], paths[k]))
+            for m, model in enumerate(per_boot[k]):
+                start = n_common + m * width
+                cols[model] = row[start:start + width]
+        merged.append(first[:n_common] + [v for model in order for v in cols[model]])
+    return merged
+
+
+def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
+          out: Path) -> None:
+    """Write to out the fesim output of one boot running every setting of
+    `order`, from the outputs (paths) of boots that ran `per_boot` each."""
+    boots = [_read(p) for p in paths]
+    heads = [b[0] for b in boots]
+    for k, head in enumerate(heads):
+        if head.get('models') != per_boot[k]:
+            raise SimError(f'{paths[k]}: settings {head.get("models")}, '
+                           f'expected {per_boot[k]}')
+        _same('the header', {x: y for x, y in head.items()
+                             if x not in ('models', 'func_columns')},
+              {x: y for x, y in heads[0].items()
+               if x not in ('models', 'func_columns')}, (paths[0], paths[k]))
+    header = dict(heads[0], models=order)
+    cols0 = heads[0].get('func_columns')
+    n_common = width = 0
+    if cols0:
+        n_common = len([c for c in cols0 if '.' not in c])
+        width = (len(cols0) - n_common) // max(1, len(per_boot[0]))
+        header['func_columns'] = cols0[:n_common] + [
+            f'{model}.{c.split(".", 1)[1]}' for model in order
+            for c in cols0[n_common:n_common + width]]
+    lines: list[dict[str, Any]] = [header]
+    models = {o['name']: o for b in boots for o in _of(b, 'model')}
+    lines += [models[m] for m in order]
+    for kind in ('func', 'call'):
+        for k, b in enumerate(boots):
+            _same(f'the {kind} records', _of(b, kind), _of(boots[0], kind),
+                  (paths[0], paths[k]))
+        lines += _of(boots[0], kind)
+    regions = [_of(b, 'region') for b in boots]
+    for k, regs in enumerate(regions):
+        _same('the number of regions', len(regs), len(regions[0]), (paths[0], paths[k]))
+    for i, first in enumerate(regions[0]):
+        what = f'region {first.get("seq")}'
+        merged = dict(first)
+        models_of: dict[str, Any] = {}
+        for k, regs in enumerate(regions):
+            _same(what, _common(regs[i]), _common(first), (paths[0], paths[k]))
+            models_of.update(regs[i].get('models') or {})
+        if 'funcs' in first:
+            merged['funcs'] = _merge_rows([regs[i].get('funcs') or [] for regs in regions],
+                                          n_common, per_boot, order, width, what, paths)
+        merged['models'] = {m: models_of[m] for m in order}
+        lines.append(merged)
+    totals = [_of(b, 'total') for b in boots]
+    if all(totals):
+        total = dict(totals[0][0])
+        models_of = {}
+        for t in totals:
+            models_of.update(t[0].get('models') or {})
+        total['models'] = {m: models_of[m] for m in order}
+        lines.append(total)
+    loops = [_of(b, 'loops') for b in boots]
+    if all(loops):
+        lines.append({key: (sum(lp[0][key] for lp in loops)
+                            if isinstance(value, int) else value)
+                      for key, value in loops[0][0].items()})
+    tmp = out.with_name(out.name + '.tmp')
+    tmp.write_text(''.join(json.dumps(o, separators=(',', ':')) + '\n' for o in lines),
+                   encoding='utf-8')
+    tmp.replace(out)
