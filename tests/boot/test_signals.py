@@ -143,6 +143,31 @@ class Stop(unittest.TestCase):
                 self.assertIn(f'./kfront collect {log} --out {out}', text)
                 self.assertTrue(log.exists())
 
+    def test_run_with_parallel_simulator_boots(self) -> None:
+        # --sim-jobs 2: two QEMUs at once; a SIGTERM ends both
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / 'out'
+            log = out / 'serial.log'
+            proc = subprocess.Popen([sys.executable, KFRONT, 'run', '--quick', '--no-host',
+                                     '--sim', 'small,small@plru', '--sim-jobs', '2',
+                                     '--out', str(out), '--', *HANG],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+            try:
+                wait_for_qemu(proc.pid, log)
+                qemus = [pid for pid in children(proc.pid)
+                         if any('qemu-system' in a for a in cmdline(pid)[:1])]
+                proc.send_signal(signal.SIGTERM)
+                text = proc.communicate(timeout=60)[0].decode(errors='replace')
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+            self.assertEqual(len(qemus), 2, text[-2000:])
+            self.assertEqual(proc.returncode, 128 + signal.SIGTERM, text[-2000:])
+            for pid in qemus:
+                self.assertTrue(gone(pid), f'QEMU {pid} survived SIGTERM')
+            self.assertTrue((out / 'serial-2.log').exists())
+
     def test_parent_dies(self) -> None:
         # A shell starts kfront and is killed: kfront gets SIGTERM from the
         # kernel (PR_SET_PDEATHSIG) and stops QEMU.
