@@ -126,13 +126,21 @@ class ParallelBoots(unittest.TestCase):
     """How --sim-jobs deals settings over boots (tools/kfront/simjobs.py;
     the merge itself is checked against single runs in tests/fesim)."""
 
-    def test_split_round_robin(self) -> None:
+    def test_split_balances_cost(self) -> None:
         nine = ['skylake', 'skylake@plru', 'skylake@random', 'zen4', 'zen4@plru',
                 'zen4@random', 'goldencove', 'goldencove@plru', 'goldencove@random']
         parts = simjobs.split(nine, 2)
-        self.assertEqual(parts, [nine[0::2], nine[1::2]])
-        self.assertEqual(simjobs.split(nine, 9), [[m] for m in nine])
+        # a skylake setting costs twice: two of them and two others in one
+        # boot, one and four in the other (6 and 6)
+        self.assertEqual(parts, [['skylake', 'skylake@random', 'zen4@random',
+                                  'goldencove@plru'],
+                                 ['skylake@plru', 'zen4', 'zen4@plru', 'goldencove',
+                                  'goldencove@random']])
+        self.assertEqual([sum(map(simjobs.cost, p)) for p in parts], [6, 6])
+        self.assertEqual(sorted(m for p in parts for m in p), sorted(nine))
+        self.assertEqual(sorted(simjobs.split(nine, 9)), sorted([m] for m in nine))
         self.assertEqual(simjobs.split(['zen4'], 4), [['zen4']])
+        self.assertEqual(simjobs.split(['zen4', 'skylake'], 1), [['zen4', 'skylake']])
 
     def test_jobs(self) -> None:
         self.assertEqual(simjobs.jobs_for(9, 3), 3)

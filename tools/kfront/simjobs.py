@@ -36,10 +36,26 @@ def jobs_for(n_settings: int, requested: int | None) -> int:
     return max(1, min(n_settings, len(os.sched_getaffinity(0))))
 
 
+def cost(setting: str) -> int:
+    """A setting's relative cost: the skylake presets' uop cache (1536
+    uops, the JCC erratum) misses most, and uop-cache fills are most of
+    the work; on the quick suite a skylake setting took about twice a zen4
+    or goldencove one, under any policy (docs/fesim.md, "Parallel
+    boots")."""
+    return 2 if setting.startswith('skylake') else 1
+
+
 def split(models: list[str], jobs: int) -> list[list[str]]:
-    """Settings dealt round-robin over the boots (a preset's policy
-    settings spread over boots, as they cost alike)."""
-    return [models[k::jobs] for k in range(jobs) if models[k::jobs]]
+    """The settings over at most `jobs` boots, costliest first, each to the
+    boot with the least cost so far (the first of equals); each boot's in
+    the run's order."""
+    loads = [0] * max(1, min(jobs, len(models)))
+    boot_of = {}
+    for m in sorted(models, key=cost, reverse=True):
+        k = loads.index(min(loads))
+        boot_of[m] = k
+        loads[k] += cost(m)
+    return [[m for m in models if boot_of[m] == k] for k in range(len(loads))]
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
