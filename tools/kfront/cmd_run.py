@@ -231,7 +231,8 @@ def run(args: argparse.Namespace) -> int:
         if peer is not None:
             peer.close()
     lifecycle.clear_salvage_hint()
-    res = boots[0]
+    # the first boot's records; the time until the last boot ended
+    res = dataclasses.replace(boots[0], elapsed_s=max(b.elapsed_s for b in boots))
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s'
           f'{f" ({len(boots)} boots at once)" if len(boots) > 1 else ""}', flush=True)
     if len(boots) > 1 and sim_out is not None:
