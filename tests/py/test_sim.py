@@ -149,6 +149,32 @@ class ParallelBoots(unittest.TestCase):
         cores = len(os.sched_getaffinity(0))
         self.assertEqual(simjobs.jobs_for(16, None), min(16, cores))
 
+    def test_function_rows_that_differ_are_refused(self) -> None:
+        def boot(model: str, rows: list[list[int]]) -> str:
+            head = {'type': 'fesim', 'format': 2, 'models': [model],
+                    'func_columns': ['func', 'insns', f'{model}.l1i_misses']}
+            region = {'type': 'region', 'seq': 0, 'funcs': rows, 'insns': 9,
+                      'models': {model: {'l1i_misses': 1}}}
+            return ''.join(json.dumps(o) + '\n' for o in
+                           (head, {'type': 'model', 'name': model}, region))
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b, out = (Path(tmp) / n for n in ('a.jsonl', 'b.jsonl', 'out.jsonl'))
+            a.write_text(boot('skylake', [[1, 5, 1], [2, 4, 0]]))
+            b.write_text(boot('zen4', [[1, 5, 0], [2, 4, 1]]))
+            simjobs.merge([a, b], [['skylake'], ['zen4']], ['zen4', 'skylake'], out)
+            lines = [json.loads(x) for x in out.read_text().splitlines()]
+            self.assertEqual(lines[0]['func_columns'],
+                             ['func', 'insns', 'zen4.l1i_misses', 'skylake.l1i_misses'])
+            self.assertEqual([x['name'] for x in lines[1:3]], ['zen4', 'skylake'])
+            self.assertEqual(lines[3]['funcs'], [[1, 5, 0, 1], [2, 4, 1, 0]])
+            self.assertEqual(list(lines[3]['models']), ['zen4', 'skylake'])
+            b.write_text(boot('zen4', [[1, 5, 0]]))
+            with self.assertRaisesRegex(sim.SimError, 'region 0: the functions differs'):
+                simjobs.merge([a, b], [['skylake'], ['zen4']], ['skylake', 'zen4'], out)
+            b.write_text(boot('zen4', [[1, 6, 0], [2, 4, 1]]))
+            with self.assertRaisesRegex(sim.SimError, 'region 0: function 1 differs'):
+                simjobs.merge([a, b], [['skylake'], ['zen4']], ['skylake', 'zen4'], out)
+
     def test_unreadable_output_is_an_error(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             bad = Path(tmp) / 'a.jsonl'

@@ -95,17 +95,15 @@ def _merge_rows(rows: list[list[list[int]]], n_common: int,
     """Function rows of one region from every boot: the common columns
     (checked equal), then each setting's columns in the run's order."""
     by_boot = [{row[0]: row for row in boot_rows} for boot_rows in rows]
-    _same(f'{what}: the functions', sorted(by_boot[0]),
-          sorted(by_boot[-1]), (paths[0], paths[-1]))
+    for k, boot in enumerate(by_boot):
+        _same(f'{what}: the functions', sorted(boot), sorted(by_boot[0]),
+              (paths[0], paths[k]))
     merged = []
     for fid in [row[0] for row in rows[0]]:
         first = by_boot[0][fid]
         cols: dict[str, list[int]] = {}
         for k, boot in enumerate(by_boot):
-            row = boot.get(fid)
-            if row is None:
-                _same(f'{what}: function {fid}', first, None, (paths[0], paths[k]))
-                continue
+            row = boot[fid]
             _same(f'{what}: function {fid}', first[:n_common], row[:n_common],
                   (paths[0], paths[k]))
             for m, model in enumerate(per_boot[k]):
@@ -139,7 +137,11 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
             f'{model}.{c.split(".", 1)[1]}' for model in order
             for c in cols0[n_common:n_common + width]]
     lines: list[dict[str, Any]] = [header]
-    models = {o['name']: o for b in boots for o in _of(b, 'model')}
+    models = {o.get('name'): o for b in boots for o in _of(b, 'model')}
+    missing = [m for m in order if m not in models]
+    if missing:
+        raise SimError(f'no model record for {", ".join(missing)} in '
+                       f'{", ".join(p.name for p in paths)}')
     lines += [models[m] for m in order]
     for kind in ('func', 'call'):
         for k, b in enumerate(boots):
