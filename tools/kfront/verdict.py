@@ -75,6 +75,18 @@ def counter_words(counter: str) -> tuple[str, str]:
     return label, "took {x} times fewer " + short + " than"
 
 
+def _too_narrow(value: float, lo: float, hi: float, places: int) -> str | None:
+    """A value whose interval `places` decimals cannot show, as text: the
+    same in every resample (deterministic counts, equal in every run:
+    "[1.485, 1.485]" or "± 0.000" would suggest noise), or narrower than
+    the last decimal (a few simulated misses' difference); else None."""
+    if hi - lo <= 1e-9 * abs(value):
+        return f"{value:.{places}f} (every run the same)"
+    if hi - lo < 10.0 ** -places:
+        return f"{value:.{places}f} ± <{10.0 ** -places:.{places}f}"
+    return None
+
+
 def _times(ratio: Ratio, invert: bool) -> str:
     """"1.17 ± 0.02": how many times lower one median is than the other.
 
@@ -86,14 +98,9 @@ def _times(ratio: Ratio, invert: bool) -> str:
         value, lo, hi = 1 / ratio.value, 1 / ratio.hi, 1 / ratio.lo
     else:
         value, lo, hi = ratio.value, ratio.lo, ratio.hi
-    if hi - lo <= 1e-9 * abs(value):
-        # the same ratio in every resample: deterministic counts, equal in
-        # every run ("1.49 ± 0.00" or "[1.485, 1.485]" would suggest noise)
-        return f"{value:.3f} (every run the same)"
-    if hi - lo < 0.001:
-        # simulated counts that differ by a few misses between runs: an
-        # interval that three decimals cannot show ("[1.485, 1.485]")
-        return f"{value:.3f} ± <0.001"
+    narrow = _too_narrow(value, lo, hi, 3)
+    if narrow:
+        return narrow
     half = (hi - lo) / 2
     # hyperfine's two decimals, a third when the interval is that narrow
     digits = min(3, max(2, stats.decimals_for(half))) if half > 0 else 2
@@ -286,13 +293,8 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
     else:
         half = (t.hi - t.lo) / 2
         d = min(4, max(3, stats.decimals_for(half))) if half > 0 else 3
-        if t.hi - t.lo <= 1e-9 * abs(t.geomean):
-            # deterministic counts the same in every run, as _times() says
-            gm = f"{t.geomean:.4f} (every run the same)"
-        elif t.hi - t.lo < 0.0001:
-            gm = f"{t.geomean:.4f} ± <0.0001"
-        else:
-            gm = f"{t.geomean:.{d}f} [{t.lo:.{d}f}, {t.hi:.{d}f}]"
+        gm = (_too_narrow(t.geomean, t.lo, t.hi, 4) or
+              f"{t.geomean:.{d}f} [{t.lo:.{d}f}, {t.hi:.{d}f}]")
         line += (f"; geometric mean of ratios {gm} over {t.points} "
                  f"point{'s' if t.points != 1 else ''}")
     if t.left_out:
