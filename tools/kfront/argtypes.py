@@ -12,6 +12,8 @@ import argparse
 import math
 import re
 
+from kfront.sim import MAX_SETTINGS
+
 # QEMU's -m takes mebibytes by default, or a number with a suffix.
 _SIZE_RE = re.compile(r'^([0-9]+)([MmGg]?)$')
 _SIZE_UNIT_MB = {'': 1, 'm': 1, 'g': 1024}
@@ -38,11 +40,11 @@ def positive_seconds(text: str) -> float:
 
 
 def sim_jobs(text: str) -> int:
-    """A number of parallel simulator boots, 1 to 16 (one per setting at
-    most: the plugin takes 16)."""
-    if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= 16:
+    """A number of parallel simulator boots: at most one per setting, and
+    a run has at most sim.MAX_SETTINGS."""
+    if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= MAX_SETTINGS:
         raise argparse.ArgumentTypeError(
-            f'{text!r}: want a whole number of boots from 1 to 16')
+            f'{text!r}: want a whole number of boots from 1 to {MAX_SETTINGS}')
     return int(text)
 
 

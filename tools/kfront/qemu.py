@@ -219,6 +219,12 @@ class _Proc:
     done: bool = False
     end: float = 0.0
 
+    def finish(self, sel: selectors.BaseSelector, timed_out: bool = False) -> None:
+        """Its output has ended (or its time is up): stop watching it."""
+        self.done, self.timed_out = True, timed_out
+        self.end = time.monotonic()
+        sel.unregister(self.proc.stdout)
+
 
 def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | None],
               on_output: Callable[[bytes], None] | None) -> list[BootResult]:
@@ -228,34 +234,34 @@ def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | No
     try:
         for cmd, timeout, log in zip(cmds, timeouts, logs):
             logf = open(log, 'wb') if log else None
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, start_new_session=True,
-                                    preexec_fn=lifecycle.die_with_parent)
+            try:
+                proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        start_new_session=True,
+                                        preexec_fn=lifecycle.die_with_parent)
+            except BaseException:
+                if logf:
+                    logf.close()
+                raise
             procs.append(_Proc(cmd, timeout, proc, logf))
             sel.register(proc.stdout, selectors.EVENT_READ, len(procs) - 1)
         while not all(p.done for p in procs):
             now = time.monotonic()
             for p in procs:
                 if not p.done and now - start >= p.timeout:
-                    p.timed_out = p.done = True
-                    p.end = now
-                    sel.unregister(p.proc.stdout)
+                    p.finish(sel, timed_out=True)
             if all(p.done for p in procs):
                 break
             left = min(p.timeout - (now - start) for p in procs if not p.done)
             events = sel.select(timeout=min(left, 0.5))
             for p in procs:
                 if not p.done and not events and p.proc.poll() is not None:
-                    p.done = True
-                    p.end = time.monotonic()
-                    sel.unregister(p.proc.stdout)
+                    p.finish(sel)
             for key, _ in events:
                 p = procs[key.data]
                 chunk = os.read(p.proc.stdout.fileno(), 65536)
                 if not chunk:
-                    p.done = True
-                    p.end = time.monotonic()
-                    sel.unregister(p.proc.stdout)
+                    p.finish(sel)
                     continue
                 if p.first_line is None and KERNEL_FIRST_LINE in p.out + chunk:
                     p.first_line = time.monotonic() - start
