@@ -59,15 +59,20 @@ def alive(pid: int) -> bool:
     return state[state.rfind(')') + 2] != 'Z'
 
 
+def qemus_of(parent: int) -> list[int]:
+    """The QEMUs `parent` started."""
+    return [pid for pid in children(parent)
+            if any('qemu-system' in a for a in cmdline(pid)[:1])]
+
+
 def wait_for_qemu(parent: int, log: Path | None = None) -> int:
     """The QEMU that `parent` started; with a log, once the kernel's banner
     is in it (else a few seconds for it to get there)."""
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
-        for pid in children(parent):
-            if any('qemu-system' in a for a in cmdline(pid)[:1]):
-                wait_for_banner(log, deadline)
-                return pid
+        for pid in qemus_of(parent):
+            wait_for_banner(log, deadline)
+            return pid
         time.sleep(0.2)
     raise AssertionError(f'no QEMU under pid {parent} after {WAIT_S} s')
 
@@ -101,13 +106,17 @@ def gone(pid: int, within: float = 30.0) -> bool:
 
 
 class Stop(unittest.TestCase):
-    def stop_and_check(self, argv: list[str], sig: int, log: Path) -> str:
+    def stop_and_check(self, argv: list[str], sig: int, log: Path,
+                       qemus: int = 1) -> str:
+        """Stop kfront with sig once its QEMUs (this many) run; every one
+        must end."""
         proc = subprocess.Popen([sys.executable, KFRONT, *argv],
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 start_new_session=True)
         try:
             qpid = wait_for_qemu(proc.pid, log)
             tmp = temp_dir_of(qpid)
+            running = qemus_of(proc.pid)
             proc.send_signal(sig)
             out, _ = proc.communicate(timeout=60)
         finally:
@@ -116,7 +125,9 @@ class Stop(unittest.TestCase):
         text = out.decode(errors='replace')
         want = 130 if sig == signal.SIGINT else 128 + sig
         self.assertEqual(proc.returncode, want, text[-2000:])
-        self.assertTrue(gone(qpid), f'QEMU {qpid} survived {sig}')
+        self.assertEqual(len(running), qemus, text[-2000:])
+        for pid in running:
+            self.assertTrue(gone(pid), f'QEMU {pid} survived {sig}')
         self.assertIsNotNone(tmp)
         self.assertFalse(tmp.exists(), f'{tmp} left behind')
         self.assertIn(f'stopped by {signal.Signals(sig).name}', text)
@@ -147,25 +158,9 @@ class Stop(unittest.TestCase):
         # --sim-jobs 2: two QEMUs at once; a SIGTERM ends both
         with tempfile.TemporaryDirectory() as d:
             out = Path(d) / 'out'
-            log = out / 'serial.log'
-            proc = subprocess.Popen([sys.executable, KFRONT, 'run', '--quick', '--no-host',
-                                     '--sim', 'small,small@plru', '--sim-jobs', '2',
-                                     '--out', str(out), '--', *HANG],
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
-            try:
-                wait_for_qemu(proc.pid, log)
-                qemus = [pid for pid in children(proc.pid)
-                         if any('qemu-system' in a for a in cmdline(pid)[:1])]
-                proc.send_signal(signal.SIGTERM)
-                text = proc.communicate(timeout=60)[0].decode(errors='replace')
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-            self.assertEqual(len(qemus), 2, text[-2000:])
-            self.assertEqual(proc.returncode, 128 + signal.SIGTERM, text[-2000:])
-            for pid in qemus:
-                self.assertTrue(gone(pid), f'QEMU {pid} survived SIGTERM')
+            self.stop_and_check(['run', '--quick', '--no-host', '--sim', 'small,small@plru',
+                                 '--sim-jobs', '2', '--out', str(out), '--', *HANG],
+                                signal.SIGTERM, out / 'serial.log', qemus=2)
             self.assertTrue((out / 'serial-2.log').exists())
 
     def test_parent_dies(self) -> None:
