@@ -144,17 +144,24 @@ def write_symbols(elf: Path, out: Path) -> Path:
     return out
 
 
-def load(path: Path) -> SimOutput:
+def read_objects(path: Path) -> list[dict[str, Any]]:
+    """The plugin's output file as its JSON objects, in order."""
     try:
         lines = path.read_text(encoding='utf-8').splitlines()
     except OSError as exc:
         raise SimError(f'{path}: {exc.strerror}') from exc
-    out = SimOutput(models=[])
+    objs = []
     for n, line in enumerate(lines, 1):
         try:
-            obj = json.loads(line)
+            objs.append(json.loads(line))
         except json.JSONDecodeError as exc:
             raise SimError(f'{path}:{n}: not JSON ({exc.msg})') from exc
+    return objs
+
+
+def load(path: Path) -> SimOutput:
+    out = SimOutput(models=[])
+    for obj in read_objects(path):
         kind = obj.get('type')
         if kind == 'fesim':
             out.header = obj

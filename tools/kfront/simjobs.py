@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from . import sim
 from .sim import SimError
 
 
@@ -59,16 +60,7 @@ def split(models: list[str], jobs: int) -> list[list[str]]:
 
 
 def _read(path: Path) -> list[dict[str, Any]]:
-    try:
-        lines = path.read_text(encoding='utf-8').splitlines()
-    except OSError as exc:
-        raise SimError(f'{path}: {exc.strerror}') from exc
-    objs = []
-    for n, line in enumerate(lines, 1):
-        try:
-            objs.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise SimError(f'{path}:{n}: not JSON ({exc.msg})') from exc
+    objs = sim.read_objects(path)
     if not objs or objs[0].get('type') != 'fesim':
         raise SimError(f'{path}: no fesim header line')
     return objs
