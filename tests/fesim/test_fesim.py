@@ -672,6 +672,16 @@ EVERY_SETTING = ("model=skylake:skylake@plru:skylake@random:zen4:zen4@random:"
                  "goldencove:goldencove@plru:skylake-nojcc:small")
 
 
+def plugin_out(exe: Path, args: str, out: Path,
+               cases: list[str] | None = None) -> Path:
+    """Run @exe under the plugin with @args, its output to @out."""
+    assert TOOLS is not None
+    subprocess.run([QEMU, "-plugin", f"{TOOLS.plugin},{args},out={out}",
+                    str(exe)] + (cases or []), check=True, timeout=120,
+                   stdout=subprocess.DEVNULL)
+    return out
+
+
 def run_toggled(exe: Path, args: str, name: str, knob: str,
                 values: tuple[str, str],
                 cases: list[str] | None = None) -> list[list[str]]:
@@ -679,11 +689,9 @@ def run_toggled(exe: Path, args: str, name: str, knob: str,
     assert TOOLS is not None
     outs = []
     for value in values:
-        out = TOOLS.dir / f"{knob}-{name}-{value.split(',')[0]}.jsonl"
-        subprocess.run([QEMU, "-plugin",
-                        f"{TOOLS.plugin},{args},{knob}={value},out={out}",
-                        str(exe)] + (cases or []), check=True,
-                       timeout=120, stdout=subprocess.DEVNULL)
+        out = plugin_out(exe, f"{args},{knob}={value}",
+                         TOOLS.dir / f"{knob}-{name}-{value.split(',')[0]}.jsonl",
+                         cases)
         outs.append(out.read_text().splitlines())
     return outs
 
@@ -796,14 +804,9 @@ class ParallelBootsExact(unittest.TestCase):
                           parts: list[list[str]], extra: str, name: str,
                           cases: list[str] | None = None) -> tuple[list[str], list[str]]:
         assert TOOLS is not None
-        outs = []
-        for k, part in enumerate([settings] + parts):
-            out = TOOLS.dir / f"jobs-{name}-{k}.jsonl"
-            subprocess.run([QEMU, "-plugin",
-                            f"{TOOLS.plugin},model={':'.join(part)}{extra},out={out}",
-                            str(exe)] + (cases or []), check=True, timeout=120,
-                           stdout=subprocess.DEVNULL)
-            outs.append(out)
+        outs = [plugin_out(exe, f"model={':'.join(part)}{extra}",
+                           TOOLS.dir / f"jobs-{name}-{k}.jsonl", cases)
+                for k, part in enumerate([settings] + parts)]
         merged = TOOLS.dir / f"jobs-{name}-merged.jsonl"
         simjobs.merge(outs[1:], parts, settings, merged)
 
@@ -834,13 +837,9 @@ class ParallelBootsExact(unittest.TestCase):
 
     def test_boots_that_differ_are_refused(self) -> None:
         assert TOOLS is not None
-        outs = []
-        for k, case in enumerate(("loop_fit=20", "loop_fit=21")):
-            out = TOOLS.dir / f"jobs-differ-{k}.jsonl"
-            subprocess.run([QEMU, "-plugin", f"{TOOLS.plugin},model={('skylake', 'zen4')[k]},"
-                            f"out={out}", str(TOOLS.exe), case], check=True, timeout=120,
-                           stdout=subprocess.DEVNULL)
-            outs.append(out)
+        outs = [plugin_out(TOOLS.exe, f"model={model}",
+                           TOOLS.dir / f"jobs-differ-{model}.jsonl", [case])
+                for model, case in (("skylake", "loop_fit=20"), ("zen4", "loop_fit=21"))]
         with self.assertRaisesRegex(sim.SimError, "region 0 differs between the boots"):
             simjobs.merge(outs, [["skylake"], ["zen4"]], ["skylake", "zen4"],
                           TOOLS.dir / "jobs-differ.jsonl")
