@@ -162,6 +162,31 @@ class TestTerminal(unittest.TestCase):
         table = report.terminal_table(build("clean"), color=False)
         self.assertIn("Holm", table)
 
+    def test_zero_width_intervals_say_every_run_the_same(self) -> None:
+        """Deterministic counts (the simulator's) give the same figure in
+        every run: the tables say so instead of "1.0550541 [1.0550541,
+        1.0550541]", which reads as a measured spread."""
+        same = model.Ratio(baseline="O2", value=1.0550541, lo=1.0550541,
+                           hi=1.0550541, method="m", confidence=0.95,
+                           excludes_one=True, significant=True)
+        self.assertEqual(report.ratio_text(same, False).text,
+                         "1.0550541 (every run the same) *")
+        self.assertEqual(report.ratio_text(replace(same, value=1.0, lo=1.0, hi=1.0,
+                                                   excludes_one=False,
+                                                   significant=False),
+                                           False).text,
+                         "1 (every run the same)")
+        # a narrow interval is still an interval
+        self.assertIn("[", report.ratio_text(replace(same, hi=1.0550807),
+                                             False).text)
+        r = build("clean")
+        e = r.results[0]
+        c = next(iter(e.counters.values()))
+        c.per_op = replace(c.per_op, ci=(c.per_op.median, c.per_op.median))
+        value, ci = report.per_op_text(e, c)
+        self.assertEqual(ci, "(every run the same)")
+        self.assertNotIn("[", value)
+
     def test_digits_supported(self) -> None:
         table = report.terminal_table(build("clean"), color=False)
         # No per-op value is printed with more than 3 decimals at 1000 iters

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import compare, model, output, results, term
+from . import compare, model, output, results, stats, term
 
 CSV_HEADERS = ["bench", "footprint", "group", "state", "variant", "counter",
                "a_per_op", "b_per_op", "ratio", "ratio_lo", "ratio_hi", "p_holm",
@@ -110,8 +110,11 @@ def run(args: argparse.Namespace) -> int:
               "with confidence:", file=sys.stderr)
         for r in bad:
             assert r.ratio is not None
-            print(f"  {r.a.label} {r.variant} {r.counter}: B/A {r.ratio_value:.4g} "
-                  f"[{r.ratio.lo:.4g}, {r.ratio.hi:.4g}]", file=sys.stderr)
+            iv = (f"({stats.EVERY_RUN_SAME})"
+                  if stats.same_every_run(r.ratio.value, r.ratio.lo, r.ratio.hi)
+                  else f"[{r.ratio.lo:.4g}, {r.ratio.hi:.4g}]")
+            print(f"  {r.a.label} {r.variant} {r.counter}: B/A {r.ratio_value:.4g} {iv}",
+                  file=sys.stderr)
         return 1
     if bad is not None:
         print(f"kfront compare: no regression above {args.fail_above:g}% with confidence",

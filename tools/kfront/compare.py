@@ -16,7 +16,7 @@ from typing import Any
 
 from . import stats
 from .model import Result, Results
-from .report import RED, RESET, Cell, per_op_text, text_table
+from .report import RED, RESET, Cell, interval_text, per_op_text, text_table
 from .results import counter_label
 
 
@@ -160,9 +160,8 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
     rows = []
     for r in cmp.rows:
         if r.ratio is not None:
-            v, lo, hi = stats.format_interval(r.ratio)
-            ratio = Cell(f"{v} [{lo}, {hi}]" + (" *" if r.significant
-                                                else ""))
+            ratio = Cell(interval_text(r.ratio) + (" *" if r.significant
+                                                   else ""))
         elif r.ratio_value is not None:
             ratio = Cell(stats.format_supported(r.ratio_value,
                                                 r.ratio_value * 0.01))

@@ -374,6 +374,17 @@ def format_supported(value: float, uncertainty: float,
     return f"{rounded:.{dec}f}"
 
 
+EVERY_RUN_SAME = "every run the same"
+
+
+def same_every_run(value: float, lo: float, hi: float) -> bool:
+    """True if an interval has no width: the statistic came out the same
+    in every resample, as deterministic counts (the front-end simulator's)
+    do when every run gives the same figure. Printing "[1.485, 1.485]"
+    would read as a measured spread; callers say EVERY_RUN_SAME instead."""
+    return hi - lo <= 1e-9 * abs(value)
+
+
 def format_interval(iv: Interval, resolution: float = 0.0) -> tuple[str, str,
                                                                       str]:
     """Value, low and high of an interval, with the digits it supports."""

@@ -80,8 +80,8 @@ def _too_narrow(value: float, lo: float, hi: float, places: int) -> str | None:
     same in every resample (deterministic counts, equal in every run:
     "[1.485, 1.485]" or "± 0.000" would suggest noise), or narrower than
     the last decimal (a few simulated misses' difference); else None."""
-    if hi - lo <= 1e-9 * abs(value):
-        return f"{value:.{places}f} (every run the same)"
+    if stats.same_every_run(value, lo, hi):
+        return f"{value:.{places}f} ({stats.EVERY_RUN_SAME})"
     if hi - lo < 10.0 ** -places:
         return f"{value:.{places}f} ± <{10.0 ** -places:.{places}f}"
     return None
@@ -191,8 +191,10 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     if inverted and (r.value <= 0 or r.lo <= 0):
         # the winner's median (or a resample's) is 0: "N times fewer" has
         # no N, so the medians are said plainly
+        iv = (f", {stats.EVERY_RUN_SAME}" if stats.same_every_run(r.value, r.lo, r.hi)
+              else f" [{r.lo:g}, {r.hi:g}]")
         return winner, (f"{label}: {winner} {med[winner]:g} per operation, {other} "
-                        f"{med[other]:g} ({ratio_name} {r.value:g} [{r.lo:g}, {r.hi:g}])")
+                        f"{med[other]:g} ({ratio_name} {r.value:g}{iv})")
     return winner, f"{label}: {winner} {phrase.format(x=_times(r, inverted))} {other}"
 
 
