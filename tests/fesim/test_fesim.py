@@ -792,6 +792,30 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
                   ["loop_fit=20", "loop_2x=5", "conflict9=300",
                    "dsb_dense=300", "dsb_fit=300", "split=5"])
 
+    def test_speed_line(self) -> None:
+        """speed=on adds one last line saying how each segment's part in
+        each model was done (docs/fesim.md, "Budgets"); every other line
+        is unchanged. memo=off simulates exactly the runs that memo=on
+        replays or simulates, so the two accounts must add up."""
+        assert TOOLS is not None
+        exe = TOOLS.build_uop_cases()
+        plain, with_speed = run_toggled(exe, EVERY_SETTING + ",memo=on", "speed",
+                                        "speed", ("off", "on"))
+        self.assertEqual(with_speed[:-1], plain)
+        on = json.loads(with_speed[-1])
+        off = json.loads(run_toggled(exe, EVERY_SETTING + ",memo=off", "speed-off",
+                                     "speed", ("on", "on"))[0][-1])
+        self.assertEqual(on["type"], "speed")
+        self.assertGreater(on["translations"], 0)
+        self.assertGreater(on["tb_bytes"], 0)
+        self.assertGreater(on["memo_replayed"], 0)
+        self.assertEqual(on["simulated_memo_off"], 0)
+        self.assertEqual(off["memo_replayed"] + off["simulated_no_memo"] +
+                         off["simulated_caches_changed"] + off["simulated_other_entry"], 0)
+        self.assertEqual(on["memo_replayed"] + on["simulated_no_memo"] +
+                         on["simulated_caches_changed"] + on["simulated_other_entry"],
+                         off["simulated_memo_off"])
+
 
 class ParallelBootsExact(unittest.TestCase):
     """`kfront run --sim-jobs` deals the settings over boots and merges

@@ -546,9 +546,19 @@ static void state_restore(struct model *m, const struct run_state *st)
 static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 			struct model_ctr *d)
 {
-	if (!mo->valid || mo->gen != m->gen || mo->taken != taken ||
-	    !run_state_equal(m, &mo->pre))
+	if (!mo->valid) {
+		fs.st.sim_no_memo++;
 		return false;
+	}
+	if (mo->gen != m->gen) {
+		fs.st.sim_caches_changed++;
+		return false;
+	}
+	if (mo->taken != taken || !run_state_equal(m, &mo->pre)) {
+		fs.st.sim_other_entry++;
+		return false;
+	}
+	fs.st.memo_replayed++;
 	d->l1i_accesses += mo->l1i_accesses;
 	d->uop_lookups += mo->uop_lookups;
 	d->uop_misses += mo->uop_misses;
@@ -645,8 +655,12 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 		 * a measurable part of this callback */
 		if (row)
 			before = t->m[i];
-		if (!fs.memo || !memo_replay(m, mo, taken, &t->m[i]))
+		if (!fs.memo) {
+			fs.st.sim_memo_off++;
 			run_model(ti, s, m, mo, taken, &t->m[i]);
+		} else if (!memo_replay(m, mo, taken, &t->m[i])) {
+			run_model(ti, s, m, mo, taken, &t->m[i]);
+		}
 		if (row) {
 			attribute_misses(row, i, &t->m[i], &before);
 			if (fs.loop_rec)

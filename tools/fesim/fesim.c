@@ -29,7 +29,7 @@ static void usage(const char *why)
 		 "(several, at most %d: repeat model= or "
 		 "separate with ':' '+' or ',,'; each name once), out=PATH, "
 		 "pages=4k|2m, "
-		 "cold=on|off, memo=on|off, loops=on|off, loop_min=N, syms=NM_FILE, and geometry overrides applied to every model "
+		 "cold=on|off, memo=on|off, loops=on|off, loop_min=N, speed=on|off, syms=NM_FILE, and geometry overrides applied to every model "
 		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
 		 "uop_jcc_erratum=, itlb4k_entries=, itlb4k_assoc=, "
@@ -221,6 +221,9 @@ static int parse_arg(const char *arg, const char **over, int *n_over)
 		/* parsed */
 	} else if (!strcmp(kv.key, "memo") && kv.val &&
 		   parse_bool(kv.val, &fs.memo)) {
+		/* parsed */
+	} else if (!strcmp(kv.key, "speed") && kv.val &&
+		   parse_bool(kv.val, &fs.speed)) {
 		/* parsed */
 	} else if (!strcmp(kv.key, "loops") && kv.val &&
 		   parse_bool(kv.val, &fs.loops)) {

@@ -194,6 +194,20 @@ enum {
 };
 enum { FN_L1I_MISSES, FN_UOP_MISSES, FN_ITLB_MISSES, FN_PER_MODEL };
 
+/* Where the simulation's time goes (speed=on; output.c). Counted always:
+ * a few increments per segment run. */
+struct speed_stats {
+	u64 tb_bytes;		/* the translations' packed records */
+	/* a segment's part in one model that loop replay did not do:
+	 * replayed from its memo, or simulated because the memo was empty
+	 * (the segment's last run changed the caches), the caches changed
+	 * since, it was entered differently (taken or not, the run state),
+	 * or memo=off */
+	u64 memo_replayed;
+	u64 sim_no_memo, sim_caches_changed, sim_other_entry;
+	u64 sim_memo_off;
+};
+
 struct fesim {
 	int n_models;
 	struct model models[FESIM_MAX_MODELS];
@@ -222,6 +236,8 @@ struct fesim {
 	u32 *slot_occ;
 	u32 unbalanced, stray_ends, mismatched_ends, dumps;
 	u64 n_translations;
+	bool speed;		/* speed=on: write the "speed" line */
+	struct speed_stats st;
 	u64 prev_rep_va;	/* the previous TB ended with this rep insn */
 	u8 prev_branch;		/* BRK_* ending the previous TB */
 };

@@ -53,6 +53,27 @@ static void put_loops(FILE *f)
 		(unsigned long long)st->caught_up);
 }
 
+/* speed=on: where the simulation's time goes (docs/fesim.md, "Budgets").
+ * A speed figure, not a result. */
+static void put_speed(FILE *f)
+{
+	const struct speed_stats *st = &fs.st;
+
+	fprintf(f, "{\"type\":\"speed\",\"translations\":%llu,"
+		"\"tb_bytes\":%llu,\"memo_replayed\":%llu,"
+		"\"simulated_no_memo\":%llu,"
+		"\"simulated_caches_changed\":%llu,"
+		"\"simulated_other_entry\":%llu,"
+		"\"simulated_memo_off\":%llu}\n",
+		(unsigned long long)fs.n_translations,
+		(unsigned long long)st->tb_bytes,
+		(unsigned long long)st->memo_replayed,
+		(unsigned long long)st->sim_no_memo,
+		(unsigned long long)st->sim_caches_changed,
+		(unsigned long long)st->sim_other_entry,
+		(unsigned long long)st->sim_memo_off);
+}
+
 static void put_counters(FILE *f, const struct counters *c)
 {
 	int i;
@@ -209,6 +230,8 @@ static void put_all(FILE *f)
 	put_counters(f, &tot);
 	if (fs.loops)
 		put_loops(f);
+	if (fs.speed)
+		put_speed(f);
 }
 
 /*

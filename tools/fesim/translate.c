@@ -398,6 +398,7 @@ static struct tb_info *tb_pack(struct builder *b)
 	mem = calloc(1, size);
 	if (!mem)
 		abort();
+	fs.st.tb_bytes += size;
 	ti = (struct tb_info *)mem;
 	*ti = *old;
 	ti->segs = (struct seg *)(mem + o_segs);

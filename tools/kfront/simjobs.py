@@ -16,7 +16,7 @@ boots' own outputs stay on disk.
 What is not repeatable is said so: the whole-boot total keeps the first
 boot's model-independent counts and each setting's counts from the boot
 that ran it (whole-boot totals differ between boots anyway), and the loops
-line adds up the boots' replay work.
+and speed lines add up the boots' replay work.
 """
 from __future__ import annotations
 
@@ -163,11 +163,12 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
             models_of.update(t[0].get('models') or {})
         total['models'] = {m: models_of[m] for m in order}
         lines.append(total)
-    loops = [_of(b, 'loops') for b in boots]
-    if all(loops):
-        lines.append({key: (sum(lp[0][key] for lp in loops)
-                            if isinstance(value, int) else value)
-                      for key, value in loops[0][0].items()})
+    for kind in ('loops', 'speed'):     # speed figures: each boot's work, summed
+        stats = [_of(b, kind) for b in boots]
+        if all(stats):
+            lines.append({key: (sum(st[0][key] for st in stats)
+                                if isinstance(value, int) else value)
+                          for key, value in stats[0][0].items()})
     tmp = out.with_name(out.name + '.tmp')
     tmp.write_text(''.join(json.dumps(o, separators=(',', ':')) + '\n' for o in lines),
                    encoding='utf-8')
