@@ -35,43 +35,52 @@ static void put_classes(FILE *f, const u64 *cls)
 	fputs("},", f);
 }
 
+/* One line of named figures: {"type":TYPE,"NAME":N,...}. */
+static void put_figures(FILE *f, const char *type, const char *const *names,
+			const u64 *vals, size_t n)
+{
+	size_t i;
+
+	fprintf(f, "{\"type\":\"%s\"", type);
+	for (i = 0; i < n; i++)
+		fprintf(f, ",\"%s\":%llu", names[i], (unsigned long long)vals[i]);
+	fputs("}\n", f);
+}
+
 /* How much loop replay did (loops.c): a speed figure, not a result. */
 static void put_loops(FILE *f)
 {
+	static const char *const names[] = {
+		"tb_runs", "periods_checked", "periods_not_repeated",
+		"states_not_fixed", "periods_replayed", "tb_runs_replayed",
+		"tb_runs_caught_up",
+	};
 	const struct loop_stats *st = loops_stats();
+	const u64 vals[] = {
+		st->runs, st->confirms, st->not_repeated, st->not_fixed,
+		st->periods, st->tbs, st->caught_up,
+	};
 
-	fprintf(f, "{\"type\":\"loops\",\"tb_runs\":%llu,"
-		"\"periods_checked\":%llu,\"periods_not_repeated\":%llu,"
-		"\"states_not_fixed\":%llu,\"periods_replayed\":%llu,"
-		"\"tb_runs_replayed\":%llu,\"tb_runs_caught_up\":%llu}\n",
-		(unsigned long long)st->runs,
-		(unsigned long long)st->confirms,
-		(unsigned long long)st->not_repeated,
-		(unsigned long long)st->not_fixed,
-		(unsigned long long)st->periods,
-		(unsigned long long)st->tbs,
-		(unsigned long long)st->caught_up);
+	put_figures(f, "loops", names, vals, sizeof(vals) / sizeof(vals[0]));
 }
 
 /* speed=on: where the simulation's time goes (docs/fesim.md, "Budgets").
  * A speed figure, not a result. */
 static void put_speed(FILE *f)
 {
+	static const char *const names[] = {
+		"translations", "tb_bytes", "memo_replayed",
+		"simulated_no_memo", "simulated_caches_changed",
+		"simulated_other_entry", "simulated_memo_off",
+	};
 	const struct speed_stats *st = &fs.st;
+	const u64 vals[] = {
+		fs.n_translations, st->tb_bytes, st->memo_replayed,
+		st->sim_no_memo, st->sim_caches_changed, st->sim_other_entry,
+		st->sim_memo_off,
+	};
 
-	fprintf(f, "{\"type\":\"speed\",\"translations\":%llu,"
-		"\"tb_bytes\":%llu,\"memo_replayed\":%llu,"
-		"\"simulated_no_memo\":%llu,"
-		"\"simulated_caches_changed\":%llu,"
-		"\"simulated_other_entry\":%llu,"
-		"\"simulated_memo_off\":%llu}\n",
-		(unsigned long long)fs.n_translations,
-		(unsigned long long)st->tb_bytes,
-		(unsigned long long)st->memo_replayed,
-		(unsigned long long)st->sim_no_memo,
-		(unsigned long long)st->sim_caches_changed,
-		(unsigned long long)st->sim_other_entry,
-		(unsigned long long)st->sim_memo_off);
+	put_figures(f, "speed", names, vals, sizeof(vals) / sizeof(vals[0]));
 }
 
 static void put_counters(FILE *f, const struct counters *c)
