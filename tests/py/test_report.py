@@ -168,7 +168,8 @@ class TestTerminal(unittest.TestCase):
         1.0550541]", which reads as a measured spread."""
         same = model.Ratio(baseline="O2", value=1.0550541, lo=1.0550541,
                            hi=1.0550541, method="m", confidence=0.95,
-                           excludes_one=True, significant=True)
+                           excludes_one=True, significant=True,
+                           every_run_same=True)
         self.assertEqual(report.ratio_text(same, False).text,
                          "1.0550541 (every run the same) *")
         self.assertEqual(report.ratio_text(replace(same, value=1.0, lo=1.0, hi=1.0,
@@ -176,16 +177,20 @@ class TestTerminal(unittest.TestCase):
                                                    significant=False),
                                            False).text,
                          "1 (every run the same)")
-        # a narrow interval is still an interval
-        self.assertIn("[", report.ratio_text(replace(same, hi=1.0550807),
+        # a zero-width interval from runs that were not all alike keeps
+        # its bounds: "every run the same" is said of the runs only
+        self.assertIn("[", report.ratio_text(replace(same, every_run_same=False),
                                              False).text)
         r = build("clean")
         e = r.results[0]
         c = next(iter(e.counters.values()))
         c.per_op = replace(c.per_op, ci=(c.per_op.median, c.per_op.median))
+        c.samples = [c.samples[0]] * len(c.samples)
         value, ci = report.per_op_text(e, c)
         self.assertEqual(ci, "(every run the same)")
         self.assertNotIn("[", value)
+        c.samples = c.samples[:-1] + [c.samples[0] + 1]
+        self.assertTrue(report.per_op_text(e, c)[1].startswith("["))
 
     def test_digits_supported(self) -> None:
         table = report.terminal_table(build("clean"), color=False)

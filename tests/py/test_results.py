@@ -56,6 +56,19 @@ class TestBuild(unittest.TestCase):
         self.assertTrue(os_ratio["excludes_one"])
         empty = by[("calib.empty", "Os")]["counters"]["tsc"]["ratio"]
         self.assertFalse(empty["excludes_one"])
+        # measured TSC ticks vary from run to run: said of the runs
+        self.assertFalse(os_ratio["every_run_same"])
+
+    def test_every_run_same_is_asked_of_the_runs(self) -> None:
+        """A ratio records whether both variants gave one count in every
+        run (the tables then say so instead of a zero-width interval)."""
+        e = {"bench": "b", "group": 0, "variant": "Os", "iters": 10}
+        ref = dict(e, variant="O2")
+        c = {"samples": [30, 30, 30], "per_op": {"median": 3.0}}
+        rc = {"samples": [20, 20, 20], "per_op": {"median": 2.0}}
+        self.assertTrue(results._ratio_entry(e, ref, "sim.x", c, rc, "O2")["every_run_same"])
+        c["samples"] = [30, 30, 31]
+        self.assertFalse(results._ratio_entry(e, ref, "sim.x", c, rc, "O2")["every_run_same"])
 
     def test_holm_and_autocorrelation_fields(self) -> None:
         r = build("clean")

@@ -133,10 +133,16 @@ class TestVerdict(unittest.TestCase):
     def test_an_interval_of_no_width_is_said_so(self) -> None:
         # simulator counts: every run the same, the inverted bounds equal
         # to the last bit or nearly
-        r = model.Ratio("O2", 1 / 1.485, 1 / 1.485, 1 / 1.485, "")
+        r = model.Ratio("O2", 1 / 1.485, 1 / 1.485, 1 / 1.485, "",
+                        every_run_same=True)
         self.assertEqual(verdict._times(r, True), "1.485 (every run the same)")
-        r = model.Ratio("O2", 0.35, 0.35, 0.35 * (1 + 1e-12), "")
+        r = model.Ratio("O2", 0.35, 0.35, 0.35 * (1 + 1e-12), "",
+                        every_run_same=True)
         self.assertEqual(verdict._times(r, False), "0.350 (every run the same)")
+        # no width, but not from equal runs (nine runs alike and one not
+        # can give that): only "narrower than the last decimal" is true
+        r = model.Ratio("O2", 0.35, 0.35, 0.35, "")
+        self.assertEqual(verdict._times(r, False), "0.350 ± <0.001")
         # a few misses' difference between runs: narrower than 3 decimals
         r = model.Ratio("O2", 1 / 1.48495, 1 / 1.4851, 1 / 1.4849, "")
         self.assertEqual(verdict._times(r, True), "1.485 ± <0.001")
@@ -145,11 +151,11 @@ class TestVerdict(unittest.TestCase):
         # simulator counts the same in every run: "0.5819 [0.5819, 0.5819]"
         # would suggest an interval
         t = verdict.Tally(wins=3, points=3, geomean=0.58191, lo=0.58191,
-                          hi=0.58191 * (1 + 1e-12))
+                          hi=0.58191 * (1 + 1e-12), every_run_same=True)
         self.assertEqual(verdict._tally_line("Os", "O2", t),
                          "Os vs O2: 3 wins, 0 ties, 0 losses; geometric mean of "
                          "ratios 0.5819 (every run the same) over 3 points")
-        t.lo, t.hi = 0.58190, 0.58194
+        t.lo, t.hi, t.every_run_same = 0.58190, 0.58194, False
         self.assertIn("ratios 0.5819 ± <0.0001 over 3 points",
                       verdict._tally_line("Os", "O2", t))
         t.lo, t.hi = 0.5813, 0.5826
@@ -164,7 +170,8 @@ class TestVerdict(unittest.TestCase):
     def test_a_winner_with_none_has_no_times_fewer(self) -> None:
         """A variant with no misses where the baseline has some (pgo at a
         footprint-sweep point) wins with its medians said, not 1/0 times."""
-        r = model.Ratio("O2", 0.0, 0.0, 0.0, "", excludes_one=True)
+        r = model.Ratio("O2", 0.0, 0.0, 0.0, "", excludes_one=True,
+                        every_run_same=True)
         self.assertTrue(r.marked)
         winner, line = verdict._pair_line("net.udp_rr @64", "pgo", "O2", r,
                                           {"pgo": 0.0, "O2": 3.5}, "pgo/O2", True,

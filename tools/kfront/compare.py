@@ -160,8 +160,10 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
     rows = []
     for r in cmp.rows:
         if r.ratio is not None:
-            ratio = Cell(interval_text(r.ratio) + (" *" if r.significant
-                                                   else ""))
+            same = stats.every_run_same(r.a.counters[r.counter].samples,
+                                        r.b.counters[r.counter].samples)
+            ratio = Cell(interval_text(r.ratio, same) + (" *" if r.significant
+                                                         else ""))
         elif r.ratio_value is not None:
             ratio = Cell(stats.format_supported(r.ratio_value,
                                                 r.ratio_value * 0.01))

@@ -177,6 +177,9 @@ class Ratio:
     p_holm: float | None = None
     # None in results from before Holm's correction.
     significant: bool | None = None
+    # both variants gave the same count in every run (false in results
+    # from before it was recorded: their tables show the bounds)
+    every_run_same: bool = False
 
     @property
     def marked(self) -> bool:
@@ -195,7 +198,8 @@ class Ratio:
                    _int(d, at, "resamples", True), _int(d, at, "effective", True),
                    bool(_bool(d, at, "excludes_one", False)),
                    _number(d, at, "p", True), _number(d, at, "p_holm", True),
-                   _bool(d, at, "significant", None))
+                   _bool(d, at, "significant", None),
+                   bool(_bool(d, at, "every_run_same", False)))
 
 
 @dataclass

@@ -91,7 +91,7 @@ def per_op_text(entry: Result, counter: Counter) -> tuple[str, str]:
     value = stats.format_supported(po.median, unc, res)
     if not ci:
         return value, "n/a"
-    if stats.same_every_run(po.median, ci[0], ci[1]):
+    if stats.every_run_same(counter.samples):
         return value, f"({stats.EVERY_RUN_SAME})"
     lo = stats.format_supported(ci[0], unc, res)
     hi = stats.format_supported(ci[1], unc, res)
@@ -127,14 +127,15 @@ def ratio_text(ratio: Ratio | None, is_base: bool) -> Cell:
         return Cell(f"{v} [{lo}, unbounded){mark}", "sig" if sig else "")
     iv = stats.Interval(ratio.value, ratio.lo, ratio.hi,
                         ratio.confidence or 0.95, 0, "")
-    return Cell(interval_text(iv) + mark, "sig" if sig else "")
+    return Cell(interval_text(iv, ratio.every_run_same) + mark,
+                "sig" if sig else "")
 
 
-def interval_text(iv: stats.Interval) -> str:
-    """"1.12 [1.07, 1.17]", or "1.0550541 (every run the same)" for an
-    interval without width (simulated counts)."""
+def interval_text(iv: stats.Interval, every_run_same: bool) -> str:
+    """"1.12 [1.07, 1.17]", or "1.0550541 (every run the same)" when both
+    sides gave one value in every run (simulated counts)."""
     v, lo, hi = stats.format_interval(iv)
-    if stats.same_every_run(iv.value, iv.lo, iv.hi):
+    if every_run_same:
         return f"{v} ({stats.EVERY_RUN_SAME})"
     return f"{v} [{lo}, {hi}]"
 

@@ -220,6 +220,7 @@ def _ratio_entry(e: dict[str, Any], ref: dict[str, Any], name: str,
                  ) -> dict[str, Any]:
     value = c["per_op"]["median"] / rc["per_op"]["median"]
     iv, p = None, None
+    same = False
     why = "no interval (too few runs)"
     if c["samples"] and rc["samples"]:
         per_region = c.get("per") == "region"
@@ -229,6 +230,7 @@ def _ratio_entry(e: dict[str, Any], ref: dict[str, Any], name: str,
                               "ratio")
         iv = stats.bootstrap_ratio_ci(test, base, seed=seed)
         p = stats.bootstrap_ratio_p(test, base, seed=seed)
+        same = stats.every_run_same(test, base)
         if iv is None and min(len(test), len(base)) >= stats.MIN_RUNS_FOR_CI:
             why = ("no interval (the baseline's median was 0 under a 0 "
                    "test median in too many resamples)")
@@ -244,6 +246,7 @@ def _ratio_entry(e: dict[str, Any], ref: dict[str, Any], name: str,
         "effective": iv.effective if iv else None,
         "excludes_one": iv.excludes_one if iv else False,
         "p": p,
+        "every_run_same": same,
         "method": iv.method if iv else why,
     }
 

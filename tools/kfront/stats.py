@@ -377,12 +377,14 @@ def format_supported(value: float, uncertainty: float,
 EVERY_RUN_SAME = "every run the same"
 
 
-def same_every_run(value: float, lo: float, hi: float) -> bool:
-    """True if an interval has no width: the statistic came out the same
-    in every resample, as deterministic counts (the front-end simulator's)
-    do when every run gives the same figure. Printing "[1.485, 1.485]"
-    would read as a measured spread; callers say EVERY_RUN_SAME instead."""
-    return hi - lo <= 1e-9 * abs(value)
+def every_run_same(*series: Sequence[float]) -> bool:
+    """True if each series holds one value only, run after run: the
+    deterministic counts of the front-end simulator usually do. Their
+    interval has no width, and "[1.485, 1.485]" would read as a measured
+    spread: callers say EVERY_RUN_SAME instead. A zero-width bootstrap
+    interval alone does not mean this (nine equal runs and one other give
+    one too), so it is asked of the runs themselves."""
+    return all(len(s) > 0 and min(s) == max(s) for s in series)
 
 
 def format_interval(iv: Interval, resolution: float = 0.0) -> tuple[str, str,

@@ -49,6 +49,7 @@ class Tally:
     hi: float | None = None
     points: int = 0                    # points in the geometric mean
     left_out: int = 0                  # points with a zero median on either side
+    every_run_same: bool = False       # every point's runs, both sides
 
 
 @dataclass
@@ -75,12 +76,14 @@ def counter_words(counter: str) -> tuple[str, str]:
     return label, "took {x} times fewer " + short + " than"
 
 
-def _too_narrow(value: float, lo: float, hi: float, places: int) -> str | None:
-    """A value whose interval `places` decimals cannot show, as text: the
-    same in every resample (deterministic counts, equal in every run:
-    "[1.485, 1.485]" or "± 0.000" would suggest noise), or narrower than
-    the last decimal (a few simulated misses' difference); else None."""
-    if stats.same_every_run(value, lo, hi):
+def _too_narrow(value: float, lo: float, hi: float, places: int,
+                every_run_same: bool) -> str | None:
+    """A value whose interval `places` decimals cannot show, as text: from
+    runs that each gave one value (deterministic counts: "[1.485, 1.485]"
+    or "± 0.000" would suggest noise), or an interval narrower than the
+    last decimal (a few simulated misses' difference, or no width at all
+    though some run differed); else None."""
+    if every_run_same:
         return f"{value:.{places}f} ({stats.EVERY_RUN_SAME})"
     if hi - lo < 10.0 ** -places:
         return f"{value:.{places}f} ± <{10.0 ** -places:.{places}f}"
@@ -98,7 +101,7 @@ def _times(ratio: Ratio, invert: bool) -> str:
         value, lo, hi = 1 / ratio.value, 1 / ratio.hi, 1 / ratio.lo
     else:
         value, lo, hi = ratio.value, ratio.lo, ratio.hi
-    narrow = _too_narrow(value, lo, hi, 3)
+    narrow = _too_narrow(value, lo, hi, 3, ratio.every_run_same)
     if narrow:
         return narrow
     half = (hi - lo) / 2
@@ -191,7 +194,7 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     if inverted and (r.value <= 0 or r.lo <= 0):
         # the winner's median (or a resample's) is 0: "N times fewer" has
         # no N, so the medians are said plainly
-        iv = (f", {stats.EVERY_RUN_SAME}" if stats.same_every_run(r.value, r.lo, r.hi)
+        iv = (f", {stats.EVERY_RUN_SAME}" if r.every_run_same
               else f" [{r.lo:g}, {r.hi:g}]")
         return winner, (f"{label}: {winner} {med[winner]:g} per operation, {other} "
                         f"{med[other]:g} ({ratio_name} {r.value:g}{iv})")
@@ -278,6 +281,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
         if pairs.get(v):
             t.points = len(pairs[v])
             t.geomean, t.lo, t.hi = geomean_ci(pairs[v], stats.seed_for(v, counter, "geomean"))
+            t.every_run_same = all(stats.every_run_same(a, b) for a, b in pairs[v])
     return tallies
 
 
@@ -295,7 +299,7 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
     else:
         half = (t.hi - t.lo) / 2
         d = min(4, max(3, stats.decimals_for(half))) if half > 0 else 3
-        gm = (_too_narrow(t.geomean, t.lo, t.hi, 4) or
+        gm = (_too_narrow(t.geomean, t.lo, t.hi, 4, t.every_run_same) or
               f"{t.geomean:.{d}f} [{t.lo:.{d}f}, {t.hi:.{d}f}]")
         line += (f"; geometric mean of ratios {gm} over {t.points} "
                  f"point{'s' if t.points != 1 else ''}")
