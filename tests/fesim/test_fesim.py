@@ -770,7 +770,21 @@ class LoopsExact(KnownAnswerPrograms, unittest.TestCase):
                                    str(TOOLS.exe), "straight"],
                                   capture_output=True, text=True, timeout=60)
             self.assertNotEqual(proc.returncode, 0, bad)
-            self.assertIn("bad argument", proc.stderr, bad)
+            self.assertIn(f"bad argument 'loop_min={bad}'", proc.stderr, bad)
+
+    def test_bad_switch_is_named(self) -> None:
+        """on|off switches take on/off (or yes/no, true/false, 1/0) and
+        nothing else, and the refusal names the argument before the
+        (long) usage."""
+        assert TOOLS is not None
+        for bad in ("speed=maybe", "memo=2", "loops=", "cold=onn"):
+            proc = subprocess.run([QEMU, "-plugin",
+                                   f"{TOOLS.plugin},model=skylake,{bad}",
+                                   str(TOOLS.exe), "straight"],
+                                  capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(proc.returncode, 0, bad)
+            self.assertTrue(proc.stderr.startswith(f"fesim: bad argument '{bad}'"),
+                            proc.stderr[:200])
 
 
 class MemoExact(KnownAnswerPrograms, unittest.TestCase):

@@ -169,11 +169,13 @@ static int load_symbols(const char *path)
 	return 0;
 }
 
+/* The argument first, named: the usage after it is long. */
 static void bad_argument(const char *arg)
 {
-	usage("bad argument");
-	fesim_error(arg);
-	fesim_error("\n");
+	char why[256];
+
+	snprintf(why, sizeof(why), "bad argument '%s'", arg);
+	usage(why);
 }
 
 /* True if @key is PRESET or PRESET@SOMETHING. */
