@@ -200,7 +200,8 @@ struct speed_stats {
 	u64 tb_bytes;		/* the translations' packed records */
 	/* a segment's part in one model that loop replay did not do:
 	 * replayed from its memo, or simulated because the memo was empty
-	 * (the segment's last run changed the caches), the caches changed
+	 * (the segment's last run changed the caches, or it never ran
+	 * before), the caches changed
 	 * since, it was entered differently (taken or not, the run state),
 	 * or memo=off */
 	u64 memo_replayed;
