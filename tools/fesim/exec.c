@@ -541,11 +541,16 @@ static void state_restore(struct model *m, const struct run_state *st)
  * taken/fall-through entry, it would do exactly the same again: add the
  * recorded counts and set the recorded end state instead of repeating the
  * lookups. Exact, not a sample. A filling stream bumps the generation, so
- * a window that is never cached is never replayed from the memo.
+ * a window that is never cached is never replayed from the memo. With
+ * memo=off nothing is replayed (the speed line counts why, either way).
  */
 static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 			struct model_ctr *d)
 {
+	if (!fs.memo) {
+		fs.st.sim_memo_off++;
+		return false;
+	}
 	if (!mo->valid) {
 		fs.st.sim_no_memo++;
 		return false;
@@ -655,12 +660,8 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 		 * a measurable part of this callback */
 		if (row)
 			before = t->m[i];
-		if (!fs.memo) {
-			fs.st.sim_memo_off++;
+		if (!memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
-		} else if (!memo_replay(m, mo, taken, &t->m[i])) {
-			run_model(ti, s, m, mo, taken, &t->m[i]);
-		}
 		if (row) {
 			attribute_misses(row, i, &t->m[i], &before);
 			if (fs.loop_rec)

@@ -110,9 +110,7 @@ def run(args: argparse.Namespace) -> int:
               "with confidence:", file=sys.stderr)
         for r in bad:
             assert r.ratio is not None
-            iv = (f"({stats.EVERY_RUN_SAME})"
-                  if stats.every_run_same(r.a.counters[r.counter].samples,
-                                          r.b.counters[r.counter].samples)
+            iv = (f"({stats.EVERY_RUN_SAME})" if r.every_run_same
                   else f"[{r.ratio.lo:.4g}, {r.ratio.hi:.4g}]")
             print(f"  {r.a.label} {r.variant} {r.counter}: B/A {r.ratio_value:.4g} {iv}",
                   file=sys.stderr)

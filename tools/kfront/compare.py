@@ -45,6 +45,12 @@ class Row:
     def digest_differs(self) -> bool:
         return self.a.digest != self.b.digest
 
+    @property
+    def every_run_same(self) -> bool:
+        """A and B each gave one value in every run (simulated counts)."""
+        return stats.every_run_same(self.a.counters[self.counter].samples,
+                                    self.b.counters[self.counter].samples)
+
 
 @dataclass
 class Comparison:
@@ -160,10 +166,8 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
     rows = []
     for r in cmp.rows:
         if r.ratio is not None:
-            same = stats.every_run_same(r.a.counters[r.counter].samples,
-                                        r.b.counters[r.counter].samples)
-            ratio = Cell(interval_text(r.ratio, same) + (" *" if r.significant
-                                                         else ""))
+            ratio = Cell(interval_text(r.ratio, r.every_run_same) +
+                         (" *" if r.significant else ""))
         elif r.ratio_value is not None:
             ratio = Cell(stats.format_supported(r.ratio_value,
                                                 r.ratio_value * 0.01))
