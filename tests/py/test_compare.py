@@ -55,6 +55,35 @@ class TestCompare(unittest.TestCase):
         sig = {(r.bench, r.variant) for r in cmp.rows if r.significant}
         self.assertEqual({v for _, v in sig}, {"Os"})
 
+    def test_simulated_history_note(self) -> None:
+        """sim.* figures depend on what ran before a benchmark in its boot:
+        comparing a boot that ran other benchmarks first says so."""
+        def with_sim(r: model.Results) -> model.Results:
+            for e in r.results:
+                e.counters["sim.uop_misses"] = e.counters["tsc"]
+            return r
+
+        (a,) = runs("clean")
+        (b,) = runs("clean")
+        a, b = with_sim(a), with_sim(b)
+        self.assertFalse(any("sim.*" in n for n in compare.compare(a, b).notes))
+        first = a.results[0].bench
+        later = [e for e in b.results if e.bench != first]
+        self.assertLess(len(later), len(b.results))
+        c = dataclasses.replace(b, results=later)
+        notes = [n for n in compare.compare(a, c).notes if "sim.*" in n]
+        self.assertEqual(len(notes), 1, compare.compare(a, c).notes)
+        self.assertIn("ran other benchmarks before them", notes[0])
+        self.assertIn(later[0].label, notes[0])
+        self.assertIn("Note: sim.* figures",
+                      compare.format_comparison(a, c, compare.compare(a, c),
+                                                color=False))
+        # without simulated counters compared, timings need no such note
+        (d,) = runs("clean")
+        e = dataclasses.replace(d, results=[x for x in d.results
+                                            if x.bench != first])
+        self.assertFalse(any("sim.*" in n for n in compare.compare(d, e).notes))
+
 
 if __name__ == "__main__":
     unittest.main()

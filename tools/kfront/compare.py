@@ -93,6 +93,42 @@ def _holm_rows(rows: list[Row]) -> list[Row]:
             for i, r in enumerate(rows)]
 
 
+def _points_before(r: Results) -> dict[tuple[Any, ...], tuple[Any, ...]]:
+    """Each benchmark point (bench, footprint, state) with the points the
+    boot ran before it, in run order."""
+    order: list[tuple[Any, ...]] = []
+    for e in r.results:
+        point = (e.bench, e.footprint, e.state)
+        if point not in order:
+            order.append(point)
+    return {p: tuple(order[:i]) for i, p in enumerate(order)}
+
+
+def _history_note(a: Results, b: Results, rows: list[Row]) -> str | None:
+    """A simulated cache keeps some of what ran before a benchmark through
+    its warm-up call (docs/fesim.md, "One setting's run split by
+    benchmark": up to 2.5 % of sched.pipe's skylake uop misses), so sim.*
+    figures of one benchmark in two boots that ran different benchmarks or
+    variants before or beside it can differ with the same code."""
+    before_a, before_b = _points_before(a), _points_before(b)
+    same_variants = sorted(a.variant_names()) == sorted(b.variant_names())
+    points = sorted({(r.bench, r.a.footprint, r.a.state, r.a.label)
+                     for r in rows if r.counter.startswith("sim.")
+                     and (not same_variants
+                          or before_a.get((r.bench, r.a.footprint, r.a.state))
+                          != before_b.get((r.bench, r.a.footprint, r.a.state)))},
+                    key=str)
+    if not points:
+        return None
+    why = ("the boots ran other variants beside them" if not same_variants
+           else "the boots ran other benchmarks before them")
+    return (f"sim.* figures of {len(points)} benchmark point(s) "
+            f"({', '.join(p[3] for p in points[:3])}"
+            f"{', ...' if len(points) > 3 else ''}) can differ without a change "
+            f"in their code: {why}, and a simulated cache keeps some of that "
+            "history through the warm-up call (docs/fesim.md)")
+
+
 def _notes(a: Results, b: Results) -> list[str]:
     notes = []
     for side, other, name in ((a, b, "A"), (b, a, "B")):
@@ -127,13 +163,14 @@ def compare(a: Results, b: Results) -> Comparison:
             rows.append(Row(ea.bench, ea.variant, ea.group,
                             counter, ea, eb, iv, value, p))
     rows = _holm_rows(rows)
+    history = _history_note(a, b, rows)
 
     def label(e: Result) -> str:
         return f"{e.label} {e.variant}"
 
     return Comparison(rows, [label(e) for k, e in ia.items() if k not in ib],
                       [label(e) for k, e in ib.items() if k not in ia],
-                      _notes(a, b))
+                      _notes(a, b) + ([history] if history else []))
 
 
 def _side(results: Results) -> str:
