@@ -93,14 +93,18 @@ def _holm_rows(rows: list[Row]) -> list[Row]:
             for i, r in enumerate(rows)]
 
 
+def _point(e: Result) -> tuple[Any, ...]:
+    """The benchmark point a result belongs to: its variants' runs
+    interleave in one stretch of the boot."""
+    return (e.bench, e.footprint, e.state)
+
+
 def _points_before(r: Results) -> dict[tuple[Any, ...], tuple[Any, ...]]:
-    """Each benchmark point (bench, footprint, state) with the points the
-    boot ran before it, in run order."""
+    """Each benchmark point with the points the boot ran before it."""
     order: list[tuple[Any, ...]] = []
     for e in r.results:
-        point = (e.bench, e.footprint, e.state)
-        if point not in order:
-            order.append(point)
+        if _point(e) not in order:
+            order.append(_point(e))
     return {p: tuple(order[:i]) for i, p in enumerate(order)}
 
 
@@ -112,21 +116,18 @@ def _history_note(a: Results, b: Results, rows: list[Row]) -> str | None:
     variants before or beside it can differ with the same code."""
     before_a, before_b = _points_before(a), _points_before(b)
     same_variants = sorted(a.variant_names()) == sorted(b.variant_names())
-    points = sorted({(r.bench, r.a.footprint, r.a.state, r.a.label)
-                     for r in rows if r.counter.startswith("sim.")
-                     and (not same_variants
-                          or before_a.get((r.bench, r.a.footprint, r.a.state))
-                          != before_b.get((r.bench, r.a.footprint, r.a.state)))},
-                    key=str)
-    if not points:
+    labels = sorted({r.a.label for r in rows if r.counter.startswith("sim.")
+                     and (not same_variants or
+                          before_a.get(_point(r.a)) != before_b.get(_point(r.a)))})
+    if not labels:
         return None
     why = ("the boots ran other variants beside them" if not same_variants
            else "the boots ran other benchmarks before them")
-    return (f"sim.* figures of {len(points)} benchmark point(s) "
-            f"({', '.join(p[3] for p in points[:3])}"
-            f"{', ...' if len(points) > 3 else ''}) can differ without a change "
-            f"in their code: {why}, and a simulated cache keeps some of that "
-            "history through the warm-up call (docs/fesim.md)")
+    return (f"sim.* figures of {len(labels)} benchmark point(s) "
+            f"({', '.join(labels[:3])}{', ...' if len(labels) > 3 else ''}) "
+            f"can differ without a change in their code: {why}, and a "
+            "simulated cache keeps some of that history through the warm-up "
+            "call (docs/fesim.md)")
 
 
 def _notes(a: Results, b: Results) -> list[str]:
