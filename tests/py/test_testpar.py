@@ -8,15 +8,23 @@ from kfront import testpar
 
 class TestDeal(unittest.TestCase):
     def test_longest_first_balances(self) -> None:
-        groups = testpar.deal(sorted(testpar.MODULE_SECONDS), 2)
+        boot = testpar.MODULE_SECONDS['boot']
+        groups = testpar.deal(sorted(boot), 2, 'boot')
         self.assertEqual(len(groups), 2)
-        loads = [sum(testpar.MODULE_SECONDS[m] for m in g) for g in groups]
+        loads = [sum(boot[m] for m in g) for g in groups]
         self.assertLess(abs(loads[0] - loads[1]), 60)
-        self.assertEqual(sorted(m for g in groups for m in g),
-                         sorted(testpar.MODULE_SECONDS))
+        self.assertEqual(sorted(m for g in groups for m in g), sorted(boot))
+
+    def test_unlisted_modules_cost_the_suites_default(self) -> None:
+        self.assertEqual(testpar.cost('py', 'test_collect_fuzz'), 17)
+        self.assertEqual(testpar.cost('py', 'test_new'), 1)
+        self.assertEqual(testpar.cost('boot', 'test_new'), 30)
+        # the long module alone, the rest beside it
+        groups = testpar.deal(['test_a', 'test_b', 'test_collect_fuzz'], 2, 'py')
+        self.assertEqual(groups, [['test_collect_fuzz'], ['test_a', 'test_b']])
 
     def test_fewer_modules_than_workers(self) -> None:
-        self.assertEqual(testpar.deal(['test_x'], 4), [['test_x']])
+        self.assertEqual(testpar.deal(['test_x'], 4, 'boot'), [['test_x']])
 
 
 class TestCounts(unittest.TestCase):

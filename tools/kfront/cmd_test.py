@@ -23,8 +23,9 @@ from kfront import build, paths, testpar
 # tests/fesim runs under meson (suite 'fesim'), with the plugin it built.
 PY_SUITES = ('py', 'boot')
 # Suites whose modules run in parallel worker processes (tools/kfront/
-# testpar.py): the boot tests wait on QEMU, one core each.
-PARALLEL_SUITES = {'boot': 2}
+# testpar.py): the boot tests wait on QEMU, the Python tests on one Python
+# process, one core each.
+PARALLEL_SUITES = {'boot': 2, 'py': 2}
 # The Python the linter reads: the tool and every test.
 LINT_DIRS = ('tools', 'tests')
 

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Running one suite's test modules in parallel worker processes.
 
-The boot tests spend their time in QEMU, one TCG thread each, so on a
-machine with two cores two workers halve the suite's wall time. Modules are
+The boot tests spend their time in QEMU, one TCG thread each, and the
+host tool's tests in one Python process, so on a machine with two cores two
+workers halve a suite's wall time. Modules are
 dealt to the workers longest first by their measured cost (MODULE_SECONDS,
 re-measured by running each module alone, two at a time); each
 worker is an ordinary `python3 -m unittest` run whose closing line gives
@@ -21,18 +22,32 @@ from pathlib import Path
 
 from kfront import build, paths
 
-# Wall seconds per boot-test module on the 2-core development machine, two
-# modules running at once as in `kfront test` (2026-12-05); unknown modules
-# count as DEFAULT_SECONDS.
+# Wall seconds per test module on the 2-core development machine, two
+# modules running at once as in `kfront test` (2026-12-05), per suite; a
+# module not listed counts as its suite's DEFAULT_SECONDS.
 MODULE_SECONDS = {
-    'test_boot': 105, 'test_lava_run': 68, 'test_wire': 53, 'test_signals': 44,
-    'test_nic': 42, 'test_boot_matrix': 41, 'test_sim': 38, 'test_pci': 31,
-    'test_truth_run': 14,
-    # 43 s with build/pgo-train built; its first build (every fresh clone)
-    # adds about 70 s
-    'test_pgo_train': 110,
+    'boot': {
+        'test_boot': 105, 'test_lava_run': 68, 'test_wire': 53,
+        'test_signals': 44, 'test_nic': 42, 'test_boot_matrix': 41,
+        'test_sim': 38, 'test_pci': 31, 'test_truth_run': 14,
+        # 43 s with build/pgo-train built; its first build (every fresh
+        # clone) adds about 70 s
+        'test_pgo_train': 110,
+    },
+    'py': {
+        'test_collect_fuzz': 17, 'test_collect': 6, 'test_compare': 5,
+        'test_html_browser': 5, 'test_output': 5, 'test_variant_code': 4,
+        'test_report': 4, 'test_results': 4, 'test_cli': 4, 'test_lava': 3,
+        'test_host_harness': 3, 'test_pgo': 3, 'test_model': 3,
+        'test_wirepeer': 3,
+    },
 }
-DEFAULT_SECONDS = 30
+DEFAULT_SECONDS = {'boot': 30, 'py': 1}
+
+
+def cost(suite: str, module: str) -> float:
+    return MODULE_SECONDS.get(suite, {}).get(module, DEFAULT_SECONDS.get(suite, 30))
+
 
 _RAN_RE = re.compile(r'^Ran (\d+) tests? in ', re.M)
 _COUNTS_RE = re.compile(r'(failures|errors|skipped|expected failures|'
@@ -49,15 +64,15 @@ class WorkerResult:
     output: str
 
 
-def deal(modules: list[str], workers: int) -> list[list[str]]:
-    """Longest-processing-time-first assignment of modules to workers."""
+def deal(modules: list[str], workers: int, suite: str) -> list[list[str]]:
+    """Longest-processing-time-first assignment of a suite's modules to
+    workers."""
     bins: list[list[str]] = [[] for _ in range(max(1, workers))]
     load = [0.0] * len(bins)
-    for m in sorted(modules, key=lambda m: -MODULE_SECONDS.get(
-            m, DEFAULT_SECONDS)):
+    for m in sorted(modules, key=lambda m: -cost(suite, m)):
         i = load.index(min(load))
         bins[i].append(m)
-        load[i] += MODULE_SECONDS.get(m, DEFAULT_SECONDS)
+        load[i] += cost(suite, m)
     return [b for b in bins if b]
 
 
@@ -85,7 +100,7 @@ def run_parallel(root: Path, suite: str, workers: int,
         [str(root), str(root / 'tools'), env.get('PYTHONPATH', '')]).rstrip(
             os.pathsep)
     procs = []
-    for group in deal(modules, workers):
+    for group in deal(modules, workers, suite):
         cmd = [sys.executable, '-m', 'unittest'] + (['-v'] if verbose else []) \
             + [f'tests.{suite}.{m}' for m in group]
         procs.append((group, time.monotonic(), subprocess.Popen(
