@@ -36,6 +36,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	unsigned long long *rec = udata;
 	unsigned int i;
 
+	(void)vcpu;
 	runs++;
 	if (!rec)
 		return;
@@ -48,6 +49,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	void *rec = NULL;
 
+	(void)id;
 	if (lines) {
 		/* records scattered over the heap, as fesim's are */
 		if (posix_memalign(&rec, LINE_BYTES, RECORD_BYTES))
@@ -60,6 +62,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
+	(void)id;
+	(void)udata;
 	fprintf(stderr, "tb_touch: lines=%u tb_runs=%llu sum=%llu\n", lines,
 		runs, sum);
 }
@@ -71,6 +75,7 @@ FESIM_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	char *end;
 	int i;
 
+	(void)info;
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "lines=", 6) ||
 		    (lines = (unsigned int)strtoul(argv[i] + 6, &end, 10),
