@@ -201,9 +201,8 @@ struct speed_stats {
 	/* a segment's part in one model that loop replay did not do:
 	 * replayed from its memo, or simulated because the memo was empty
 	 * (the segment's last run changed the caches, or it never ran
-	 * before), the caches changed
-	 * since, it was entered differently (taken or not, the run state),
-	 * or memo=off */
+	 * before), the caches changed since, it was entered differently
+	 * (taken or not, the run state), or memo=off */
 	u64 memo_replayed;
 	u64 sim_no_memo, sim_caches_changed, sim_other_entry;
 	u64 sim_memo_off;

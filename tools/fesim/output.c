@@ -35,52 +35,59 @@ static void put_classes(FILE *f, const u64 *cls)
 	fputs("},", f);
 }
 
+/* A named figure of a speed line: its name beside its value, so that the
+ * two cannot drift apart. */
+struct figure {
+	const char *name;
+	u64 val;
+};
+
 /* One line of named figures: {"type":TYPE,"NAME":N,...}. */
-static void put_figures(FILE *f, const char *type, const char *const *names,
-			const u64 *vals, size_t n)
+static void put_figures(FILE *f, const char *type, const struct figure *fig,
+			size_t n)
 {
 	size_t i;
 
 	fprintf(f, "{\"type\":\"%s\"", type);
 	for (i = 0; i < n; i++)
-		fprintf(f, ",\"%s\":%llu", names[i], (unsigned long long)vals[i]);
+		fprintf(f, ",\"%s\":%llu", fig[i].name,
+			(unsigned long long)fig[i].val);
 	fputs("}\n", f);
 }
 
 /* How much loop replay did (loops.c): a speed figure, not a result. */
 static void put_loops(FILE *f)
 {
-	static const char *const names[] = {
-		"tb_runs", "periods_checked", "periods_not_repeated",
-		"states_not_fixed", "periods_replayed", "tb_runs_replayed",
-		"tb_runs_caught_up",
-	};
 	const struct loop_stats *st = loops_stats();
-	const u64 vals[] = {
-		st->runs, st->confirms, st->not_repeated, st->not_fixed,
-		st->periods, st->tbs, st->caught_up,
+	const struct figure fig[] = {
+		{ "tb_runs", st->runs },
+		{ "periods_checked", st->confirms },
+		{ "periods_not_repeated", st->not_repeated },
+		{ "states_not_fixed", st->not_fixed },
+		{ "periods_replayed", st->periods },
+		{ "tb_runs_replayed", st->tbs },
+		{ "tb_runs_caught_up", st->caught_up },
 	};
 
-	put_figures(f, "loops", names, vals, sizeof(vals) / sizeof(vals[0]));
+	put_figures(f, "loops", fig, sizeof(fig) / sizeof(fig[0]));
 }
 
 /* speed=on: where the simulation's time goes (docs/fesim.md, "Budgets").
  * A speed figure, not a result. */
 static void put_speed(FILE *f)
 {
-	static const char *const names[] = {
-		"translations", "tb_bytes", "memo_replayed",
-		"simulated_no_memo", "simulated_caches_changed",
-		"simulated_other_entry", "simulated_memo_off",
-	};
 	const struct speed_stats *st = &fs.st;
-	const u64 vals[] = {
-		fs.n_translations, st->tb_bytes, st->memo_replayed,
-		st->sim_no_memo, st->sim_caches_changed, st->sim_other_entry,
-		st->sim_memo_off,
+	const struct figure fig[] = {
+		{ "translations", fs.n_translations },
+		{ "tb_bytes", st->tb_bytes },
+		{ "memo_replayed", st->memo_replayed },
+		{ "simulated_no_memo", st->sim_no_memo },
+		{ "simulated_caches_changed", st->sim_caches_changed },
+		{ "simulated_other_entry", st->sim_other_entry },
+		{ "simulated_memo_off", st->sim_memo_off },
 	};
 
-	put_figures(f, "speed", names, vals, sizeof(vals) / sizeof(vals[0]));
+	put_figures(f, "speed", fig, sizeof(fig) / sizeof(fig[0]));
 }
 
 static void put_counters(FILE *f, const struct counters *c)

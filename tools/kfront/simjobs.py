@@ -164,11 +164,11 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
         total['models'] = {m: models_of[m] for m in order}
         lines.append(total)
     for kind in ('loops', 'speed'):     # speed figures: each boot's work, summed
-        stats = [_of(b, kind) for b in boots]
-        if all(stats):
-            lines.append({key: (sum(st[0][key] for st in stats)
+        figs = [_of(b, kind) for b in boots]
+        if all(figs):
+            lines.append({key: (sum(fg[0][key] for fg in figs)
                                 if isinstance(value, int) else value)
-                          for key, value in stats[0][0].items()})
+                          for key, value in figs[0][0].items()})
     tmp = out.with_name(out.name + '.tmp')
     tmp.write_text(''.join(json.dumps(o, separators=(',', ':')) + '\n' for o in lines),
                    encoding='utf-8')
