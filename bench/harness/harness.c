@@ -464,6 +464,15 @@ int harness_run(const struct harness_job *job, const struct harness_config *cfg)
 	char err[160];
 	int failed = setup_all(job, cfg);
 
+	/*
+	 * Under the front-end simulator, every benchmark point starts from
+	 * empty simulated caches (a NOP on hardware): its warm-up call then
+	 * fills them from its own code alone. Without it a cache thrashed by
+	 * the point's code can settle into a different repeating state
+	 * depending on what earlier points left in it (docs/fesim.md,
+	 * "Markers"), and a point's figures would depend on the suite's order.
+	 */
+	fesim_flush();
 	for (int g = 0; g < counters_num_groups() && failed < job->nvariants; g++) {
 		int nslots = counters_group_names(g, names, COUNTERS_MAX);
 

@@ -37,6 +37,8 @@
 
 /* Meta operations (slot field of a meta marker). */
 #define FESIM_META_DUMP		1	/* write the output file now */
+#define FESIM_META_FLUSH	2	/* empty every simulated cache: what runs
+					 * next does not depend on what ran before */
 
 #define FESIM_ID(kind, slot) \
 	(((kind) << FESIM_KIND_SHIFT) | ((slot) & FESIM_SLOT_MASK))
@@ -65,6 +67,7 @@
 #define fesim_region_begin(slot)	fesim_mark(FESIM_KIND_BEGIN, slot)
 #define fesim_region_end(slot)		fesim_mark(FESIM_KIND_END, slot)
 #define fesim_dump()		fesim_mark(FESIM_KIND_META, FESIM_META_DUMP)
+#define fesim_flush()		fesim_mark(FESIM_KIND_META, FESIM_META_FLUSH)
 
 #endif /* __ASSEMBLER__ */
 

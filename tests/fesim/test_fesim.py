@@ -259,6 +259,32 @@ class KnownAnswers(unittest.TestCase):
             self.assertEqual((r["insns"], r["bytes"]), (7, 7 + 5 * 4 + 7))
             self.assertEqual(r["taken_branches"], 0)
 
+    def test_flush_marker_empties_every_cache(self) -> None:
+        # A flush marker (the kernel's harness puts one at the start of
+        # every benchmark point) leaves each setting as at start-up,
+        # random streams reseeded: code run after two flushes counts the
+        # same under every policy, whatever ran between them.
+        settings = "model=skylake:zen4@plru:goldencove@random"
+        recs, _ = run_plugin(["flush", "loop_fit=5", "straight", "flush",
+                              "loop_fit=5"], settings)
+        head = recs[0]
+        self.assertEqual((head["flush"], head["flushes"]), (True, 2))
+        first, _, again = regions(recs)
+        self.assertEqual(first["models"], again["models"])
+        # cold: a page walk for each of the five pages the code spans
+        self.assertEqual(again["models"]["skylake"]["itlb_misses"], 5)
+        # without the flush the second pass is warm
+        recs, _ = run_plugin(["flush", "loop_fit=5", "loop_fit=5"], settings)
+        first, warm = regions(recs)
+        self.assertEqual(warm["models"]["skylake"]["itlb_misses"], 0)
+        self.assertLess(warm["models"]["skylake"]["l1i_misses"],
+                        first["models"]["skylake"]["l1i_misses"])
+        # flush=off ignores the markers: as if they were not there
+        recs, _ = run_plugin(["loop_fit=5", "flush", "loop_fit=5"],
+                             settings + ",flush=off")
+        self.assertEqual((recs[0]["flush"], recs[0]["flushes"]), (False, 0))
+        self.assertEqual(regions(recs)[1]["models"]["skylake"]["itlb_misses"], 0)
+
     def test_several_models(self) -> None:
         recs, _ = run_plugin(["loop_fit=5"], "model=skylake:zen4:goldencove")
         models = [r["name"] for r in recs if r["type"] == "model"]

@@ -207,6 +207,14 @@ void uop_flush(struct uop_cache *u)
 	memset(u->n, 0, u->sets * sizeof(*u->n));
 	memset(u->used, 0, u->sets * sizeof(*u->used));
 	u->rng = rng_start(u->seed);
+	/* the windows found uncacheable are found again, as at start-up: a
+	 * set kept across a flush would make what follows depend on which of
+	 * its windows earlier code happened to fill up to the erratum jump */
+	if (u->nocache)
+		memset(u->nocache, 0xff, sizeof(*u->nocache) * u->nocache_cap);
+	if (u->nocache_filter)
+		memset(u->nocache_filter, 0, UOP_NOCACHE_FILTER_BITS / 8);
+	u->nocache_n = 0;
 }
 
 void uop_free(struct uop_cache *u)

@@ -165,6 +165,9 @@ static void apply_marker(u16 id)
 		if (slot == FESIM_META_DUMP) {
 			fs.dumps++;
 			output_write(fs.out_path);
+		} else if (slot == FESIM_META_FLUSH && fs.flush) {
+			fs.flushes++;
+			models_flush();
 		}
 		break;
 	}

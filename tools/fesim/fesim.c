@@ -29,7 +29,7 @@ static void usage(const char *why)
 		 "(several, at most %d: repeat model= or "
 		 "separate with ':' '+' or ',,'; each name once), out=PATH, "
 		 "pages=4k|2m, "
-		 "cold=on|off, memo=on|off, loops=on|off, loop_min=N, speed=on|off, syms=NM_FILE, and geometry overrides applied to every model "
+		 "cold=on|off, flush=on|off, memo=on|off, loops=on|off, loop_min=N, speed=on|off, syms=NM_FILE, and geometry overrides applied to every model "
 		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
 		 "uop_jcc_erratum=, itlb4k_entries=, itlb4k_assoc=, "
@@ -221,6 +221,9 @@ static int parse_arg(const char *arg, const char **over, int *n_over)
 	} else if (!strcmp(kv.key, "cold") && kv.val &&
 		   parse_bool(kv.val, &fs.cold)) {
 		/* parsed */
+	} else if (!strcmp(kv.key, "flush") && kv.val &&
+		   parse_bool(kv.val, &fs.flush)) {
+		/* parsed */
 	} else if (!strcmp(kv.key, "memo") && kv.val &&
 		   parse_bool(kv.val, &fs.memo)) {
 		/* parsed */
@@ -269,6 +272,7 @@ static int parse_args(int argc, char **argv)
 	}
 	fs.page_shift = 12;
 	fs.memo = true;
+	fs.flush = true;
 	fs.loops = true;
 	fs.loop_min = LOOP_MIN_PERIOD;
 	for (i = 0; i < argc && !ret; i++)

@@ -216,6 +216,7 @@ struct fesim {
 	u32 gran_is_win[FESIM_MAX_GRAN];
 	u32 page_shift;		/* 12 or 21: the assumed page size */
 	bool cold;		/* flush the models at every region begin */
+	bool flush;		/* obey flush markers (flush=off: ignore them) */
 	bool memo;		/* replay memos on (memo=off: every lookup done,
 				 * the same counts, slower; for the tests) */
 	bool loops;		/* loop replay on (loops=off: likewise) */
@@ -235,6 +236,7 @@ struct fesim {
 	u32 n_regions, cap_regions;
 	u32 *slot_occ;
 	u32 unbalanced, stray_ends, mismatched_ends, dumps;
+	u32 flushes;		/* flush markers obeyed */
 	u64 n_translations;
 	bool speed;		/* speed=on: write the "speed" line */
 	struct speed_stats st;

@@ -151,11 +151,13 @@ static void put_header(FILE *f)
 	int i;
 
 	fprintf(f, "{\"type\":\"fesim\",\"format\":%d,\"qemu_plugin_api\":1,"
-		"\"mode\":\"%s\",\"page_size\":%u,\"cold\":%s,\"regions\":%u,"
+		"\"mode\":\"%s\",\"page_size\":%u,\"cold\":%s,\"flush\":%s,"
+		"\"flushes\":%u,\"regions\":%u,"
 		"\"unbalanced\":%u,\"stray_ends\":%u,\"mismatched_ends\":%u,"
 		"\"open_region\":%s,\"models\":[",
 		FESIM_FORMAT_VERSION, fs.system ? "system" : "user",
-		1u << fs.page_shift, fs.cold ? "true" : "false", fs.n_regions,
+		1u << fs.page_shift, fs.cold ? "true" : "false",
+		fs.flush ? "true" : "false", fs.flushes, fs.n_regions,
 		fs.unbalanced, fs.stray_ends, fs.mismatched_ends,
 		fs.cur ? "true" : "false");
 	for (i = 0; i < fs.n_models; i++)

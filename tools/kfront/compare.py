@@ -108,17 +108,30 @@ def _points_before(r: Results) -> dict[tuple[Any, ...], tuple[Any, ...]]:
     return {p: tuple(order[:i]) for i, p in enumerate(order)}
 
 
+def _points_start_empty(r: Results) -> bool:
+    """Whether the simulator emptied its caches at the start of every
+    benchmark point of r (the harness's flush marker, obeyed: fesim's
+    header counts the flushes)."""
+    sim = r.extra.get("sim")
+    header = sim.get("header") if isinstance(sim, dict) else None
+    return (isinstance(header, dict) and header.get("flush") is True
+            and bool(header.get("flushes")))
+
+
 def _history_note(a: Results, b: Results, rows: list[Row]) -> str | None:
     """A simulated cache keeps some of what ran before a benchmark through
-    its warm-up call (docs/fesim.md, "One setting's run split by
-    benchmark": up to 2.5 % of sched.pipe's skylake uop misses), so sim.*
-    figures of one benchmark in two boots that ran different benchmarks or
-    variants before or beside it can differ with the same code."""
+    its warm-up call (docs/fesim.md, "Markers": up to 2.5 % of sched.pipe's
+    skylake uop misses), so sim.* figures of one benchmark in two boots that
+    ran different benchmarks or variants before or beside it can differ
+    with the same code. A simulator that empties its caches at the start of
+    every point (both boots) removes the first cause, not the second: the
+    variants of a point run interleaved."""
     before_a, before_b = _points_before(a), _points_before(b)
     same_variants = sorted(a.variant_names()) == sorted(b.variant_names())
+    same_before = _points_start_empty(a) and _points_start_empty(b)
     labels = sorted({r.a.label for r in rows if r.counter.startswith("sim.")
-                     and (not same_variants or
-                          before_a.get(_point(r.a)) != before_b.get(_point(r.a)))})
+                     and (not same_variants or (not same_before and
+                          before_a.get(_point(r.a)) != before_b.get(_point(r.a))))})
     if not labels:
         return None
     why = ("the boots ran other variants beside them" if not same_variants

@@ -55,6 +55,17 @@
 	 * more than the 3 a window may use, so it never hits the DSB */
 	LOOP_CASE fv_dsb_dense, 7, fv_dense
 
+	/* a flush marker alone (no region): every simulated cache is emptied
+	 * and what runs after it starts cold, as at the start of a benchmark
+	 * point in the kernel (bench/harness/harness.c) */
+	.balign 64
+	.globl fv_flush
+	.type fv_flush, @function
+fv_flush:
+	FESIM_MARK FESIM_KIND_META, FESIM_META_FLUSH
+	ret
+	.size fv_flush, . - fv_flush
+
 	/* 8: markers in the middle of one TB: 3 insns before the region,
 	 * 7 in it (both markers included), 4 after; one region per pass */
 	.balign 64

@@ -21,6 +21,7 @@ unsigned long long fv_conflict8(unsigned long long n);
 unsigned long long fv_dsb_fit(unsigned long long n);
 unsigned long long fv_dsb_dense(unsigned long long n);
 unsigned long long fv_split(unsigned long long n);
+unsigned long long fv_flush(unsigned long long n);
 
 static const struct {
 	const char *name;
@@ -35,6 +36,7 @@ static const struct {
 	{ "dsb_fit", fv_dsb_fit, 1000 },
 	{ "dsb_dense", fv_dsb_dense, 1000 },
 	{ "split", fv_split, 10 },
+	{ "flush", fv_flush, 1 },
 };
 
 static int run_one(const char *arg)
