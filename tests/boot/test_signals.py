@@ -148,9 +148,11 @@ class Stop(unittest.TestCase):
             with self.subTest(sig=sig.name), tempfile.TemporaryDirectory() as d:
                 out = Path(d) / 'out'
                 log = out / 'serial.log'
+                # one boot (the default deals the benchmarks over one
+                # boot per core; the parallel boots' test is below)
                 text = self.stop_and_check(
-                    ['run', '--quick', '--out', str(out), '--', *HANG], sig,
-                    log)
+                    ['run', '--quick', '--sim-jobs', '1', '--out', str(out), '--', *HANG],
+                    sig, log)
                 self.assertIn(f'./kfront collect {log} --out {out}', text)
                 self.assertTrue(log.exists())
 

@@ -40,8 +40,9 @@ def positive_seconds(text: str) -> float:
 
 
 def sim_jobs(text: str) -> int:
-    """A number of parallel simulator boots: at most one per setting, and
-    a run has at most sim.MAX_SETTINGS."""
+    """A number of parallel simulator boots: as many settings as a run can
+    have (sim.MAX_SETTINGS) at most; a run uses at most one boot per
+    setting, or with one setting one per benchmark."""
     if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= MAX_SETTINGS:
         raise argparse.ArgumentTypeError(
             f'{text!r}: want a whole number of boots from 1 to {MAX_SETTINGS}')

@@ -5,14 +5,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import os
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths, pgo,
-                    qemu, output, report, results, robustness, sim, simjobs, size, term,
-                    truth)
+from kfront import (argtypes, benchsplit, build, collect, kargs, lifecycle, model, names,
+                    paths, pgo, qemu, output, records, report, results, robustness, sim,
+                    simjobs, size, term, truth)
 from kfront.runhost import HOST_KEYS, run_host
 from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
@@ -45,9 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         'TCG it runs by default with the model nearest this CPU '
                         '(the truth line says which); "none" turns it off')
     p.add_argument('--sim-jobs', type=argtypes.sim_jobs, metavar='N',
-                   help='boots to deal several --sim settings over, run at once '
-                        '(default: one per core, at most one per setting; '
-                        'docs/fesim.md, "Parallel boots")')
+                   help='boots to run at once under the simulator: several --sim '
+                        'settings are dealt over them (at most one boot per '
+                        'setting), one setting\'s benchmarks are (at most one '
+                        'boot per benchmark); default: one per core; 1: one boot '
+                        '(docs/fesim.md, "Parallel boots")')
     p.add_argument('--no-host', action='store_true',
                    help='skip the host harness (by default the same variants and '
                         'benchmarks also run in user space on this CPU, timed with '
@@ -202,11 +205,22 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             syms = None
     # several settings: dealt over boots run at once (not with --wire: one
-    # NIC peer serves one boot)
+    # NIC peer serves one boot); one setting: its benchmarks are
     parts = simjobs.split(models, 1 if args.wire else
                           simjobs.jobs_for(len(models), args.sim_jobs)) if models else []
+    benches = bench_parts(args) if len(models) == 1 else []
     cfgs = [cfg]
-    if len(parts) > 1:
+    if len(benches) > 1:
+        cfgs = [dataclasses.replace(
+                    cfg, kernel_args=kernel_args(argparse.Namespace(**dict(
+                        vars(args), bench=','.join(part))), True),
+                    extra_qemu_args=cfg.extra_qemu_args + sim.plugin_args(
+                        plugin, models, out / f'fesim-{k + 1}.jsonl', syms))
+                for k, part in enumerate(benches)]
+        print(f'kfront run: benchmarks over {len(benches)} boots at once (each '
+              'point starts from empty simulated caches, so the split changes no '
+              f'figure): {"; ".join(",".join(p) for p in benches)}', flush=True)
+    elif len(parts) > 1:
         cfgs = [dataclasses.replace(cfg, extra_qemu_args=cfg.extra_qemu_args + sim.plugin_args(
                     plugin, part, out / f'fesim-{k + 1}.jsonl', syms))
                 for k, part in enumerate(parts)]
@@ -235,7 +249,21 @@ def run(args: argparse.Namespace) -> int:
     res = dataclasses.replace(boots[0], elapsed_s=max(b.elapsed_s for b in boots))
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s'
           f'{f" ({len(boots)} boots at once)" if len(boots) > 1 else ""}', flush=True)
-    if len(boots) > 1 and sim_out is not None:
+    merged_run = None
+    if len(benches) > 1 and sim_out is not None:
+        # a boot that failed fails the run: its status, else the first's
+        res = dataclasses.replace(res, status=next(
+            (b.status for b in boots if b.status != 0), boots[0].status),
+            timed_out=any(b.timed_out for b in boots))
+        merged_run, problem = merge_bench_boots(logs, benches, ' '.join(cfg.kernel_args),
+                                                out, sim_out)
+        if problem:
+            print(f'kfront run: {problem}', file=sys.stderr)
+            print('kfront run: each boot\'s records without the simulator: '
+                  + '; '.join(f'./kfront collect {lg} --out {out}' for lg in logs),
+                  file=sys.stderr)
+            return 1
+    elif len(boots) > 1 and sim_out is not None:
         problem = merge_parallel(boots, logs, parts, models, out, sim_out)
         if problem:
             print(f'kfront run: --sim-jobs: {problem}', file=sys.stderr)
@@ -256,8 +284,48 @@ def run(args: argparse.Namespace) -> int:
         host_label = truth.host_label(truth.read_host_cpu()) if host_doc else ''
     tr = {'models': models, 'model_note': model_note, 'host_doc': host_doc,
           'host': host_label, 'host_note': host_note,
-          'sim_boots': parts if len(parts) > 1 else None}
-    return finish(out, log, res, args, sim_out, wire_peer, tr)
+          'sim_boots': parts if len(parts) > 1 else None,
+          'bench_boots': [{'bench': part, 'cmdline': ' '.join(c.kernel_args),
+                           'log': lg.name, 'fesim': f'fesim-{k + 1}.jsonl'}
+                          for k, (part, c, lg) in enumerate(zip(benches, cfgs, logs))]
+          if merged_run is not None else None}
+    return finish(out, log, res, args, sim_out, wire_peer, tr, merged_run)
+
+
+def bench_parts(args: argparse.Namespace) -> list[list[str]]:
+    """The benchmarks of a one-setting simulated run dealt over boots run
+    at once (benchsplit.py): one list per boot, one list for one boot. Not
+    with --wire (one NIC peer serves one boot) nor with bench= among the
+    extra kernel arguments (the split sets bench= itself)."""
+    if args.wire or any(kargs.key_of(a) == 'bench' for a in args.extra):
+        return []
+    jobs = args.sim_jobs or len(os.sched_getaffinity(0))
+    if jobs < 2:
+        return []
+    return benchsplit.deal(benchsplit.selected(args.bench, benchsplit.kernel_order()), jobs)
+
+
+def merge_bench_boots(logs: list[Path], benches: list[list[str]], cmdline: str,
+                      out: Path, sim_out: Path) -> tuple[records.Run | None, str | None]:
+    """The benchmark-split boots as one run with one fesim output
+    (benchsplit.py), under the command line one boot would have had;
+    (run, None), or (None, a problem). Every boot's own log and output
+    stay in the folder."""
+    runs = []
+    for k, lg in enumerate(logs):
+        col = collect.collect_file(lg)
+        for p in col.problems:
+            if p.severity != 'note':
+                print(f'kfront run: {lg.name}: {p}', file=sys.stderr)
+        if not col.runs:
+            return None, f'the boot of {",".join(benches[k])} sent no records; its serial log: {lg}'
+        runs.append(col.runs[-1])
+    try:
+        firsts = benchsplit.merge_fesim([out / f'fesim-{k + 1}.jsonl' for k in range(len(logs))],
+                                        sim_out)
+    except sim.SimError as exc:
+        return None, f'the boots\' fesim outputs: {exc}'
+    return benchsplit.merge_runs(runs, logs, firsts, benchsplit.kernel_order(), cmdline), None
 
 
 def merge_parallel(boots: list[qemu.BootResult], logs: list[Path], parts: list[list[str]],
@@ -286,21 +354,26 @@ def host_selection(args: argparse.Namespace) -> kargs.Selection:
 
 def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
            sim_out: Path | None = None, wire_peer: dict[str, Any] | None = None,
-           tr: dict[str, Any] | None = None) -> int:
+           tr: dict[str, Any] | None = None, merged: records.Run | None = None) -> int:
     """Collect the log, write results.json and the reports; the exit status.
 
     wire_peer: the host peer's totals of a --wire run, stored in results.json.
     tr: the simulator models and the host harness's results (run()).
+    merged: the run of benchmark-split boots (merge_bench_boots), already
+    collected: then log is not read again.
     """
     tr = tr or {}
-    col = collect.collect_file(log)
-    for p in col.problems:
-        if p.severity != 'note':
-            print(f'kfront run: {log.name}: {p}', file=sys.stderr)
-    if not col.runs:
-        print('kfront run: no result records in the serial log', file=sys.stderr)
-        return 1
-    run = col.runs[-1]
+    if merged is not None:
+        run, complete = merged, merged.complete
+    else:
+        col = collect.collect_file(log)
+        for p in col.problems:
+            if p.severity != 'note':
+                print(f'kfront run: {log.name}: {p}', file=sys.stderr)
+        if not col.runs:
+            print('kfront run: no result records in the serial log', file=sys.stderr)
+            return 1
+        run, complete = col.runs[-1], col.complete
     extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
                                         'firmware': args.firmware, 'accel': args.accel,
                                         'cpu': args.cpu, 'memory_mb': args.memory,
@@ -325,6 +398,8 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
         extra['sim'] = sim.describe(simdata)
         if tr.get('sim_boots'):
             extra['sim']['boots'] = tr['sim_boots']
+        if tr.get('bench_boots'):
+            extra['sim']['bench_boots'] = tr['bench_boots']
         print(f'kfront run: fesim: {len(simdata.regions)} regions, merged into '
               f'{merged} result records', flush=True)
     data = results.build_results(run, extra)
@@ -349,7 +424,7 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
     print()
     print(report.terminal_table(typed, color=term.use_color(sys.stdout)))
     print(f'\nkfront run: wrote {out / "results.json"} and {len(files)} report files in {out}')
-    if res.status != 0 or not col.complete:
+    if res.status != 0 or not complete:
         status = res.exit_code() if res.status != 0 else 1
         print(f'kfront run: the run did not complete cleanly (kernel status {res.status})',
               file=sys.stderr)
