@@ -29,7 +29,7 @@ MODULE_SECONDS = {
     'boot': {
         'test_boot': 105, 'test_lava_run': 68, 'test_wire': 53,
         'test_signals': 44, 'test_nic': 42, 'test_boot_matrix': 41,
-        'test_sim': 38, 'test_pci': 31, 'test_truth_run': 14,
+        'test_sim': 60, 'test_pci': 31, 'test_truth_run': 14,
         # 43 s with build/pgo-train built; its first build (every fresh
         # clone) adds about 70 s
         'test_pgo_train': 110,
