@@ -219,7 +219,8 @@ def run(args: argparse.Namespace) -> int:
                 for k, part in enumerate(benches)]
         print(f'kfront run: benchmarks over {len(benches)} boots at once (each '
               'point starts from empty simulated caches, so the split changes no '
-              f'figure): {"; ".join(",".join(p) for p in benches)}', flush=True)
+              f'figure; progress shown for the first): '
+              f'{"; ".join(",".join(p) for p in benches)}', flush=True)
     elif len(parts) > 1:
         cfgs = [dataclasses.replace(cfg, extra_qemu_args=cfg.extra_qemu_args + sim.plugin_args(
                     plugin, part, out / f'fesim-{k + 1}.jsonl', syms))
@@ -237,8 +238,11 @@ def run(args: argparse.Namespace) -> int:
         peer = WirePeer().start()
         cfg.extra_qemu_args += qemu.nic_qemu_args(args.wire, [])
         cfg.kernel_args.append(f'peer={qemu.GUEST_HOST_ADDR}:{peer.port}')
-    lifecycle.salvage_hint(f'./kfront collect {log} --out {out}')
     logs = [log] + [out / f'serial-{k + 1}.log' for k in range(1, len(cfgs))]
+    # benchmarks over boots: each boot's log holds its own benchmarks
+    lifecycle.salvage_hint(f'./kfront collect {log} --out {out}' if len(benches) < 2 else
+                           '; '.join(f'./kfront collect {lg} --out {out / f"boot-{k + 1}"}'
+                                     for k, lg in enumerate(logs)))
     try:
         boots = qemu.boot_many(cfgs, logs, on_output=Progress())
     finally:
