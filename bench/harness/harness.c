@@ -451,6 +451,15 @@ static void measure_state(const struct harness_job *job,
 		memset(vstate[v].clamped, 0, sizeof(vstate[v].clamped));
 	counters_quiet_begin();
 	harness_calibrate(nslots);
+	/*
+	 * Again under the simulator: sorting the calibration's TSC samples
+	 * (stats_compute) takes a path that follows their values, so it
+	 * reaches the simulated caches differently from boot to boot; a
+	 * random replacement policy then draws other victims from there on.
+	 * The warm-up starts from empty caches instead (docs/fesim.md,
+	 * "Markers").
+	 */
+	fesim_flush();
 	runs = run_group(job, cfg, nslots, warm, failed);
 	counters_quiet_end();
 	for (int v = 0; v < job->nvariants; v++)
@@ -466,11 +475,12 @@ int harness_run(const struct harness_job *job, const struct harness_config *cfg)
 
 	/*
 	 * Under the front-end simulator, every benchmark point starts from
-	 * empty simulated caches (a NOP on hardware): its warm-up call then
-	 * fills them from its own code alone. Without it a cache thrashed by
-	 * the point's code can settle into a different repeating state
-	 * depending on what earlier points left in it (docs/fesim.md,
-	 * "Markers"), and a point's figures would depend on the suite's order.
+	 * empty simulated caches (a NOP on hardware): its calibration and
+	 * warm-up calls then fill them from its own code alone. Without it a
+	 * cache thrashed by the point's code can settle into a different
+	 * repeating state depending on what earlier points left in it
+	 * (docs/fesim.md, "Markers"), and a point's figures would depend on
+	 * the suite's order.
 	 */
 	fesim_flush();
 	for (int g = 0; g < counters_num_groups() && failed < job->nvariants; g++) {
