@@ -264,8 +264,8 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             print(f'kfront run: {problem}', file=sys.stderr)
             print('kfront run: each boot\'s records without the simulator: '
-                  + '; '.join(f'./kfront collect {lg} --out {out}' for lg in logs),
-                  file=sys.stderr)
+                  + '; '.join(f'./kfront collect {lg} --out {out / f"boot-{k + 1}"}'
+                              for k, lg in enumerate(logs)), file=sys.stderr)
             return 1
     elif len(boots) > 1 and sim_out is not None:
         problem = merge_parallel(boots, logs, parts, models, out, sim_out)
@@ -358,17 +358,17 @@ def host_selection(args: argparse.Namespace) -> kargs.Selection:
 
 def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
            sim_out: Path | None = None, wire_peer: dict[str, Any] | None = None,
-           tr: dict[str, Any] | None = None, merged: records.Run | None = None) -> int:
+           tr: dict[str, Any] | None = None, split_run: records.Run | None = None) -> int:
     """Collect the log, write results.json and the reports; the exit status.
 
     wire_peer: the host peer's totals of a --wire run, stored in results.json.
     tr: the simulator models and the host harness's results (run()).
-    merged: the run of benchmark-split boots (merge_bench_boots), already
+    split_run: the run of benchmark-split boots (merge_bench_boots), already
     collected: then log is not read again.
     """
     tr = tr or {}
-    if merged is not None:
-        run, complete = merged, merged.complete
+    if split_run is not None:
+        run, complete = split_run, split_run.complete
     else:
         col = collect.collect_file(log)
         for p in col.problems:
