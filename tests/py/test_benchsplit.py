@@ -2,7 +2,7 @@
 """One simulator setting over parallel boots, benchmarks dealt out
 (tools/kfront/benchsplit.py): which benchmarks a selection runs, in the
 suite's order; how they are dealt; how the boots' fesim outputs and runs
-become one. tests/boot/test_sim.py checks a split run against one boot."""
+become one. tests/boot/test_sim_split.py checks a split run against one boot."""
 from __future__ import annotations
 
 import json
