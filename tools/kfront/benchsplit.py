@@ -22,13 +22,12 @@ each is said so: the whole-boot total and the loops line add up the boots
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import json
 import re
 from pathlib import Path
 from typing import Any
 
-from . import names, paths
+from . import names, paths, simjobs
 from .records import Problem, Record, Run
 from .sim import SimError
 
@@ -61,35 +60,15 @@ def selected(bench: str | None, order: list[str]) -> list[str]:
     """The benchmarks a bench= list selects, in the suite's order, by the
     kernel's rules (bench/harness/suite.c): a glob never selects an
     explicit or a wire benchmark; without a list, every other one runs."""
-    exact_only = {b.name for b in names.benchmarks() if b.explicit or b.wire}
+    exact = names.exact_only(names.benchmarks())
     items = bench.split(',') if bench else ['*']
-
-    def chosen(name: str) -> bool:
-        return any(item == name or (name not in exact_only and
-                                    ('*' in item or '?' in item) and
-                                    fnmatch.fnmatchcase(name, item))
-                   for item in items)
-    return [n for n in order if chosen(n)]
+    return [n for n in order if any(names.selects(item, n, exact) for item in items)]
 
 
 def deal(benches: list[str], jobs: int) -> list[list[str]]:
-    """The benchmarks over at most `jobs` boots, costliest first, each to
-    the boot with the least cost so far; each boot's in the suite's order.
-    No boot is left empty."""
-    loads = [0] * max(1, min(jobs, len(benches)))
-    boot_of = {}
-    for b in sorted(benches, key=lambda b: COST.get(b, 1), reverse=True):
-        k = loads.index(min(loads))
-        boot_of[b] = k
-        loads[k] += COST.get(b, 1)
-    return [[b for b in benches if boot_of[b] == k] for k in range(len(loads))]
-
-
-def _read(path: Path) -> list[dict[str, Any]]:
-    try:
-        return [json.loads(line) for line in path.read_text(encoding='utf-8').splitlines()]
-    except (OSError, ValueError) as exc:
-        raise SimError(f'{path}: {exc}') from exc
+    """The benchmarks over at most `jobs` boots by their cost (simjobs's
+    dealing); each boot's in the suite's order, none empty."""
+    return simjobs.deal_by_cost(benches, jobs, lambda b: COST.get(b, 1))
 
 
 def merge_fesim(paths_in: list[Path], out: Path) -> list[int]:
@@ -97,23 +76,20 @@ def merge_fesim(paths_in: list[Path], out: Path) -> list[int]:
     boot after boot; the first region number of each boot. The boots must
     agree on everything but their regions: the settings, the geometry,
     the functions."""
-    boots = [_read(p) for p in paths_in]
-    heads = [b[0] if b and b[0].get('type') == 'fesim' else None for b in boots]
-    for p, head in zip(paths_in, heads):
-        if head is None:
-            raise SimError(f'{p}: no fesim header line')
+    boots = [simjobs.read_output(p) for p in paths_in]
+    heads = [b[0] for b in boots]
+    # what differs from boot to boot: counts, added up below
     keep = ('regions', 'flushes', 'unbalanced', 'stray_ends', 'mismatched_ends',
             'open_region')
     funcs: dict[Any, dict[str, Any]] = {}
     for k, b in enumerate(boots):
-        if [o for o in b if o.get('type') == 'model'] != \
-                [o for o in boots[0] if o.get('type') == 'model']:
+        if simjobs.of_type(b, 'model') != simjobs.of_type(boots[0], 'model'):
             raise SimError(f'{paths_in[k]}: its model records differ from '
                            f'{paths_in[0]}\'s: not the same settings')
         # a boot lists the functions its regions ran, numbered by the
         # symbol table: the same number must name the same function
-        for o in b:
-            if o.get('type') == 'func' and funcs.setdefault(o.get('id'), o) != o:
+        for o in simjobs.of_type(b, 'func'):
+            if funcs.setdefault(o.get('id'), o) != o:
                 raise SimError(f'{paths_in[k]}: function {o.get("id")} is {o.get("name")}, '
                                f'{funcs[o.get("id")].get("name")} in another boot: '
                                'not the same symbol table')
@@ -126,45 +102,32 @@ def merge_fesim(paths_in: list[Path], out: Path) -> list[int]:
         vals = [h.get(key) for h in heads]
         header[key] = any(vals) if key == 'open_region' else sum(int(v or 0) for v in vals)
     lines: list[dict[str, Any]] = [header]
-    lines += [o for o in boots[0] if o.get('type') == 'model']
+    lines += simjobs.of_type(boots[0], 'model')
     lines += [funcs[i] for i in sorted(funcs, key=int)]
     calls: dict[tuple[int, int], int] = {}
     for b in boots:
-        for o in b:
-            if o.get('type') == 'call':
-                key = (int(o['caller']), int(o['callee']))
-                calls[key] = calls.get(key, 0) + int(o['count'])
+        for o in simjobs.of_type(b, 'call'):
+            key = (int(o['caller']), int(o['callee']))
+            calls[key] = calls.get(key, 0) + int(o['count'])
     lines += [{'type': 'call', 'caller': a, 'callee': c, 'count': n}
               for (a, c), n in calls.items()]
     firsts, seq, occ = [], 0, {}
     for b in boots:
         firsts.append(seq)
-        for o in b:
-            if o.get('type') == 'region':
-                slot = o.get('slot')
-                lines.append(dict(o, seq=seq, occ=occ.get(slot, 0)))
-                occ[slot] = occ.get(slot, 0) + 1
-                seq += 1
+        for o in simjobs.of_type(b, 'region'):
+            slot = o.get('slot')
+            lines.append(dict(o, seq=seq, occ=occ.get(slot, 0)))
+            occ[slot] = occ.get(slot, 0) + 1
+            seq += 1
     for kind in ('total', 'loops', 'speed'):
-        figs = [[o for o in b if o.get('type') == kind] for b in boots]
+        figs = [simjobs.of_type(b, kind) for b in boots]
         if all(figs):
-            lines.append(_added([f[0] for f in figs]))
+            lines.append(simjobs.added_up([f[0] for f in figs]))
     tmp = out.with_name(out.name + '.tmp')
     tmp.write_text(''.join(json.dumps(o, separators=(',', ':')) + '\n' for o in lines),
                    encoding='utf-8')
     tmp.replace(out)
     return firsts
-
-
-def _added(objs: list[Any]) -> Any:
-    """The boots' figures added up, number by number, nested objects too."""
-    first = objs[0]
-    if isinstance(first, dict):
-        return {k: _added([o.get(k, 0) if isinstance(o, dict) else 0 for o in objs])
-                if k != 'type' else v for k, v in first.items()}
-    if isinstance(first, int) and not isinstance(first, bool):
-        return sum(o for o in objs if isinstance(o, int))
-    return first
 
 
 def _renumbered(payload: dict[str, Any], first: int) -> dict[str, Any]:

@@ -72,6 +72,20 @@ def _is_glob(item: str) -> bool:
     return '*' in item or '?' in item
 
 
+def exact_only(benches: list[Bench], wire: bool = False) -> set[str]:
+    """The benchmarks only their exact name selects: the explicit ones,
+    and the wire ones without a wire."""
+    return {b.name for b in benches if b.explicit or (b.wire and not wire)}
+
+
+def selects(item: str, name: str, exact: set[str] = frozenset()) -> bool:
+    """Whether one item of a --bench/--variants list selects name, by the
+    kernel's rules: a glob never selects a name in `exact`."""
+    if _is_glob(item):
+        return name not in exact and fnmatch.fnmatchcase(name, item)
+    return item == name
+
+
 def _suggestion(item: str, names: list[str], exact_only: set[str]) -> str | None:
     """What the user probably meant: the names the item selects when case
     is ignored (a glob in lower case when that works), else the closest
@@ -93,10 +107,7 @@ def _suggestion(item: str, names: list[str], exact_only: set[str]) -> str | None
 def item_problem(option: str, item: str, names: list[str], exact_only: set[str],
                  note: str = '') -> str | None:
     """Why one item of --variants/--bench selects nothing, or None."""
-    if _is_glob(item):
-        if any(fnmatch.fnmatchcase(n, item) for n in names if n not in exact_only):
-            return None
-    elif item in names:
+    if any(selects(item, n, exact_only) for n in names):
         return None
     what = 'variant' if option == 'variants' else 'benchmark'
     msg = f'--{option}: {item!r} matches no {what}'
@@ -140,7 +151,7 @@ def selection_problem(variants: str | None, bench: str | None,
             return problem
     if bench is not None and bench != 'none':
         benches = benchmarks()
-        exact = {b.name for b in benches if b.explicit or (b.wire and not wire)}
+        exact = exact_only(benches, wire)
         note = 'globs never select ' + ', '.join(sorted(exact))
         if not wire and wire_hint:
             note += f'; net.wire_* need {wire_hint}'

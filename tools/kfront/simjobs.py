@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from . import sim
 from .sim import SimError
@@ -46,28 +46,46 @@ def cost(setting: str) -> int:
     return 2 if setting.startswith('skylake') else 1
 
 
-def split(models: list[str], jobs: int) -> list[list[str]]:
-    """The settings over at most `jobs` boots, costliest first, each to the
+def deal_by_cost(items: list[str], jobs: int, cost: Callable[[str], int]
+                 ) -> list[list[str]]:
+    """The items over at most `jobs` boots, costliest first, each to the
     boot with the least cost so far (the first of equals); each boot's in
-    the run's order."""
-    loads = [0] * max(1, min(jobs, len(models)))
+    the items' order. No boot is left empty."""
+    loads = [0] * max(1, min(jobs, len(items)))
     boot_of = {}
-    for m in sorted(models, key=cost, reverse=True):
+    for m in sorted(items, key=cost, reverse=True):
         k = loads.index(min(loads))
         boot_of[m] = k
         loads[k] += cost(m)
-    return [[m for m in models if boot_of[m] == k] for k in range(len(loads))]
+    return [[m for m in items if boot_of[m] == k] for k in range(len(loads))]
 
 
-def _read(path: Path) -> list[dict[str, Any]]:
+def split(models: list[str], jobs: int) -> list[list[str]]:
+    """The settings over at most `jobs` boots, by cost (deal_by_cost)."""
+    return deal_by_cost(models, jobs, cost)
+
+
+def read_output(path: Path) -> list[dict[str, Any]]:
     objs = sim.read_objects(path)
     if not objs or objs[0].get('type') != 'fesim':
         raise SimError(f'{path}: no fesim header line')
     return objs
 
 
-def _of(objs: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+def of_type(objs: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [o for o in objs if o.get('type') == kind]
+
+
+def added_up(objs: list[Any]) -> Any:
+    """The boots' figures added up, number by number, nested objects too;
+    anything else (the type, a name) is the first boot's."""
+    first = objs[0]
+    if isinstance(first, dict):
+        return {k: added_up([o.get(k, 0) if isinstance(o, dict) else 0 for o in objs])
+                if k != 'type' else v for k, v in first.items()}
+    if isinstance(first, int) and not isinstance(first, bool):
+        return sum(o for o in objs if isinstance(o, int))
+    return first
 
 
 def _same(what: str, a: Any, b: Any, paths: tuple[Path, Path]) -> None:
@@ -109,7 +127,7 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
           out: Path) -> None:
     """Write to out the fesim output of one boot running every setting of
     `order`, from the outputs (paths) of boots that ran `per_boot` each."""
-    boots = [_read(p) for p in paths]
+    boots = [read_output(p) for p in paths]
     heads = [b[0] for b in boots]
     for k, head in enumerate(heads):
         if head.get('models') != per_boot[k]:
@@ -129,7 +147,7 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
             f'{model}.{c.split(".", 1)[1]}' for model in order
             for c in cols0[n_common:n_common + width]]
     lines: list[dict[str, Any]] = [header]
-    models = {o.get('name'): o for b in boots for o in _of(b, 'model')}
+    models = {o.get('name'): o for b in boots for o in of_type(b, 'model')}
     missing = [m for m in order if m not in models]
     if missing:
         raise SimError(f'no model record for {", ".join(missing)} in '
@@ -137,10 +155,10 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
     lines += [models[m] for m in order]
     for kind in ('func', 'call'):
         for k, b in enumerate(boots):
-            _same(f'the {kind} records', _of(b, kind), _of(boots[0], kind),
+            _same(f'the {kind} records', of_type(b, kind), of_type(boots[0], kind),
                   (paths[0], paths[k]))
-        lines += _of(boots[0], kind)
-    regions = [_of(b, 'region') for b in boots]
+        lines += of_type(boots[0], kind)
+    regions = [of_type(b, 'region') for b in boots]
     for k, regs in enumerate(regions):
         _same('the number of regions', len(regs), len(regions[0]), (paths[0], paths[k]))
     for i, first in enumerate(regions[0]):
@@ -155,7 +173,7 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
                                           n_common, per_boot, order, width, what, paths)
         merged['models'] = {m: models_of[m] for m in order}
         lines.append(merged)
-    totals = [_of(b, 'total') for b in boots]
+    totals = [of_type(b, 'total') for b in boots]
     if all(totals):
         total = dict(totals[0][0])
         models_of = {}
@@ -164,11 +182,9 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
         total['models'] = {m: models_of[m] for m in order}
         lines.append(total)
     for kind in ('loops', 'speed'):     # speed figures: each boot's work, summed
-        figs = [_of(b, kind) for b in boots]
+        figs = [of_type(b, kind) for b in boots]
         if all(figs):
-            lines.append({key: (sum(fg[0][key] for fg in figs)
-                                if isinstance(value, int) else value)
-                          for key, value in figs[0][0].items()})
+            lines.append(added_up([fg[0] for fg in figs]))
     tmp = out.with_name(out.name + '.tmp')
     tmp.write_text(''.join(json.dumps(o, separators=(',', ':')) + '\n' for o in lines),
                    encoding='utf-8')
