@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import names, paths, simjobs
+from . import dealing, names, paths, simjobs
 from .records import Problem, Record, Run
 from .sim import SimError
 
@@ -66,9 +66,9 @@ def selected(bench: str | None, order: list[str]) -> list[str]:
 
 
 def deal(benches: list[str], jobs: int) -> list[list[str]]:
-    """The benchmarks over at most `jobs` boots by their cost (simjobs's
-    dealing); each boot's in the suite's order, none empty."""
-    return simjobs.deal_by_cost(benches, jobs, lambda b: COST.get(b, 1))
+    """The benchmarks over at most `jobs` boots by their cost; each boot's
+    in the suite's order, none empty (one, empty, without benchmarks)."""
+    return dealing.deal_by_cost(benches, jobs, lambda b: COST.get(b, 1)) or [[]]
 
 
 def merge_fesim(paths_in: list[Path], out: Path) -> list[int]:

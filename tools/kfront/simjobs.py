@@ -23,9 +23,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from . import sim
+from . import dealing, sim
 from .sim import SimError
 
 
@@ -46,23 +46,10 @@ def cost(setting: str) -> int:
     return 2 if setting.startswith('skylake') else 1
 
 
-def deal_by_cost(items: list[str], jobs: int, cost: Callable[[str], int]
-                 ) -> list[list[str]]:
-    """The items over at most `jobs` boots, costliest first, each to the
-    boot with the least cost so far (the first of equals); each boot's in
-    the items' order. No boot is left empty."""
-    loads = [0] * max(1, min(jobs, len(items)))
-    boot_of = {}
-    for m in sorted(items, key=cost, reverse=True):
-        k = loads.index(min(loads))
-        boot_of[m] = k
-        loads[k] += cost(m)
-    return [[m for m in items if boot_of[m] == k] for k in range(len(loads))]
-
-
 def split(models: list[str], jobs: int) -> list[list[str]]:
-    """The settings over at most `jobs` boots, by cost (deal_by_cost)."""
-    return deal_by_cost(models, jobs, cost)
+    """The settings over at most `jobs` boots by cost, each boot's in the
+    run's order; one boot, empty, without settings."""
+    return dealing.deal_by_cost(models, jobs, cost) or [[]]
 
 
 def read_output(path: Path) -> list[dict[str, Any]]:

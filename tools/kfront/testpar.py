@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kfront import build, paths
+from kfront import build, dealing, paths
 
 # Wall seconds per test module on the 2-core development machine, two
 # modules running at once as in `kfront test` (2026-12-05), per suite; a
@@ -72,13 +72,7 @@ class WorkerResult:
 def deal(modules: list[str], workers: int, suite: str) -> list[list[str]]:
     """Longest-processing-time-first assignment of a suite's modules to
     workers."""
-    bins: list[list[str]] = [[] for _ in range(max(1, workers))]
-    load = [0.0] * len(bins)
-    for m in sorted(modules, key=lambda m: -cost(suite, m)):
-        i = load.index(min(load))
-        bins[i].append(m)
-        load[i] += cost(suite, m)
-    return [b for b in bins if b]
+    return dealing.deal_by_cost(modules, workers, lambda m: cost(suite, m))
 
 
 def parse_counts(output: str) -> tuple[int, int, int]:
