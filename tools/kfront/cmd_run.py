@@ -208,7 +208,8 @@ def run(args: argparse.Namespace) -> int:
     # NIC peer serves one boot); one setting: its benchmarks are
     parts = simjobs.split(models, 1 if args.wire else
                           simjobs.jobs_for(len(models), args.sim_jobs)) if models else []
-    benches = bench_parts(args) if len(models) == 1 else []
+    order = benchsplit.kernel_order() if len(models) == 1 else []
+    benches = bench_parts(args, order) if order else []
     cfgs = [cfg]
     if len(benches) > 1:
         cfgs = [dataclasses.replace(
@@ -259,8 +260,8 @@ def run(args: argparse.Namespace) -> int:
         res = dataclasses.replace(res, status=next(
             (b.status for b in boots if b.status != 0), boots[0].status),
             timed_out=any(b.timed_out for b in boots))
-        merged_run, problem = merge_bench_boots(logs, benches, ' '.join(cfg.kernel_args),
-                                                out, sim_out)
+        merged_run, problem = merge_bench_boots(logs, benches, order,
+                                                ' '.join(cfg.kernel_args), out, sim_out)
         if problem:
             print(f'kfront run: {problem}', file=sys.stderr)
             print('kfront run: each boot\'s records without the simulator: '
@@ -296,9 +297,10 @@ def run(args: argparse.Namespace) -> int:
     return finish(out, log, res, args, sim_out, wire_peer, tr, merged_run)
 
 
-def bench_parts(args: argparse.Namespace) -> list[list[str]]:
+def bench_parts(args: argparse.Namespace, order: list[str]) -> list[list[str]]:
     """The benchmarks of a one-setting simulated run dealt over boots run
-    at once (benchsplit.py): one list per boot, one list for one boot. Not
+    at once (benchsplit.py), in the suite's order (`order`, the image's
+    benchmark table): one list per boot, one list for one boot. Not
     with --wire (one NIC peer serves one boot) nor with bench= among the
     extra kernel arguments (the split sets bench= itself)."""
     if args.wire or any(kargs.key_of(a) == 'bench' for a in args.extra):
@@ -306,11 +308,11 @@ def bench_parts(args: argparse.Namespace) -> list[list[str]]:
     jobs = args.sim_jobs or len(os.sched_getaffinity(0))
     if jobs < 2:
         return []
-    return benchsplit.deal(benchsplit.selected(args.bench, benchsplit.kernel_order()), jobs)
+    return benchsplit.deal(benchsplit.selected(args.bench, order), jobs)
 
 
-def merge_bench_boots(logs: list[Path], benches: list[list[str]], cmdline: str,
-                      out: Path, sim_out: Path) -> tuple[records.Run | None, str | None]:
+def merge_bench_boots(logs: list[Path], benches: list[list[str]], order: list[str],
+                      cmdline: str, out: Path, sim_out: Path) -> tuple[records.Run | None, str | None]:
     """The benchmark-split boots as one run with one fesim output
     (benchsplit.py), under the command line one boot would have had;
     (run, None), or (None, a problem). Every boot's own log and output
@@ -329,7 +331,7 @@ def merge_bench_boots(logs: list[Path], benches: list[list[str]], cmdline: str,
                                         sim_out)
     except sim.SimError as exc:
         return None, f'the boots\' fesim outputs: {exc}'
-    return benchsplit.merge_runs(runs, logs, firsts, benchsplit.kernel_order(), cmdline), None
+    return benchsplit.merge_runs(runs, logs, firsts, order, cmdline), None
 
 
 def merge_parallel(boots: list[qemu.BootResult], logs: list[Path], parts: list[list[str]],
