@@ -149,7 +149,7 @@ def merge_runs(runs: list[Run], logs: list[Path], firsts: list[int],
     suite's order, a suite_end counting them. A record keeps the line
     number of its own boot's log; a problem names that log."""
     rank = {b: i for i, b in enumerate(order)}
-    body: list[tuple[int, int, Record]] = []
+    body: list[tuple[int, int, int, Record]] = []   # (rank, boot, place, record)
     problems: list[Problem] = []
     for k, run in enumerate(runs):
         problems += [dataclasses.replace(p, message=f'{logs[k].name}: {p.message}')
@@ -161,9 +161,9 @@ def merge_runs(runs: list[Run], logs: list[Path], firsts: list[int],
             bench = rec.payload.get('bench')
             if isinstance(bench, str):
                 at = rank.get(bench, len(rank))
-            body.append((at, k * 1_000_000 + n,
+            body.append((at, k, n,
                          dataclasses.replace(rec, payload=_renumbered(rec.payload, firsts[k]))))
-    body.sort(key=lambda x: (x[0], x[1]))
+    body.sort(key=lambda x: x[:3])
     merged = Run(index=0, problems=problems,
                  crashed=any(r.crashed for r in runs),
                  first_line=runs[0].first_line, last_line=runs[0].last_line)
@@ -171,7 +171,7 @@ def merge_runs(runs: list[Run], logs: list[Path], firsts: list[int],
     if begin is not None:
         merged.begin = dataclasses.replace(begin, payload=dict(begin.payload, cmdline=cmdline))
         merged.by_seq[0] = merged.begin
-    for rec in [r for _, _, r in body]:
+    for *_, rec in body:
         seq = len(merged.by_seq)
         merged.by_seq[seq] = dataclasses.replace(rec, seq=seq)
     ends = [r.end for r in runs]
