@@ -84,34 +84,38 @@ static u32 first_fn(const struct tb_info *ti)
 	return ~0u;
 }
 
-static const struct seg *last_seg(const struct tb_info *ti)
+/* The function of the call that ends @ti (~0u: it does not end in one). */
+static u32 call_fn(const struct tb_info *ti)
 {
 	u32 i = ti->n_segs;
 
 	while (i--)
 		if (ti->segs[i].n_insns)
-			return &ti->segs[i];
-	return NULL;
+			return ti->segs[i].cls[CLS_CALL] ? ti->segs[i].fn : ~0u;
+	return ~0u;
+}
+
+/* At translation: the two functions callgraph_tb() needs, kept in the TB's
+ * first record line so that a TB run does not search its segments. */
+void callgraph_tb_new(struct tb_info *ti)
+{
+	ti->first_fn = first_fn(ti);
+	ti->call_fn = call_fn(ti);
 }
 
 /* Called at the end of every TB execution (exec.c), after its markers. */
 void callgraph_tb(const struct tb_info *ti)
 {
-	const struct seg *s;
-
 	if (!attrib_on())
 		return;
 	if (pending != ~0u) {
-		u32 callee = first_fn(ti);
-
-		if (callee != ~0u)
-			add_edge(pending, callee);
+		if (ti->first_fn != ~0u)
+			add_edge(pending, ti->first_fn);
 		pending = ~0u;
 	}
 	/* a call in a TB is its last instruction; counted in a region only */
-	s = last_seg(ti);
-	if (s && s->cls[CLS_CALL] && fs.cur)
-		pending = s->fn;
+	if (ti->call_fn != ~0u && fs.cur)
+		pending = ti->call_fn;
 }
 
 static int by_ids(const void *a, const void *b)

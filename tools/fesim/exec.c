@@ -147,6 +147,7 @@ static void apply_marker(u16 id)
 
 	switch (id >> FESIM_KIND_SHIFT) {
 	case FESIM_KIND_BEGIN:
+		tally_settle();
 		if (fs.cur)
 			fs.unbalanced++;	/* regions do not nest */
 		region_begin(slot);
@@ -156,6 +157,7 @@ static void apply_marker(u16 id)
 			fs.stray_ends++;
 			break;
 		}
+		tally_settle();
 		if (fs.cur->slot != slot)
 			fs.mismatched_ends++;
 		fs.cur->closed = 1;
@@ -164,6 +166,7 @@ static void apply_marker(u16 id)
 	case FESIM_KIND_META:
 		if (slot == FESIM_META_DUMP) {
 			fs.dumps++;
+			tally_settle();
 			output_write(fs.out_path);
 		} else if (slot == FESIM_META_FLUSH && fs.flush) {
 			fs.flushes++;
@@ -577,7 +580,8 @@ static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 	return true;
 }
 
-static void run_model(const struct tb_info *ti, const struct seg *s,
+static __attribute__((noinline)) void
+run_model(const struct tb_info *ti, const struct seg *s,
 		      struct model *m, struct memo *mo, bool taken,
 		      struct model_ctr *d)
 {
@@ -611,42 +615,41 @@ static void run_model(const struct tb_info *ti, const struct seg *s,
 	run_state_save(m, &mo->post);
 }
 
-/* Landing of a TB reached by a taken branch (tb_exec), for run_seg. */
-enum { LAND_TAKEN = 1, LAND_UNALIGNED = 2 };
-
-static void add_classes(u64 *cls, const struct seg *s)
+/* A model's miss counts, before a segment's run (for its function row). */
+static void misses_save(struct misses *x, const struct model_ctr *d)
 {
-	u32 m;
-
-	for (m = s->cls_mask; m; m &= m - 1)
-		cls[__builtin_ctz(m)] += s->cls[__builtin_ctz(m)];
+	x->l1i = d->l1i_misses;
+	x->uop = d->uop_misses;
+	x->itlb = d->itlb_misses;
 }
 
-/* The segment's share of the open region's function table. */
-static void attribute_common(u64 *row, const struct seg *s, u32 landed)
+/* Add what the run added since misses_save() to its function's row in
+ * the open region (and, while loop replay notes them, to the period's
+ * list); most runs add none and look up no row. */
+static void attribute_misses(int i, const struct model_ctr *d,
+			     const struct misses *before, u32 fn)
 {
-	row[FN_INSNS] += s->n_insns;
-	row[FN_BYTES] += s->n_bytes;
-	row[FN_TAKEN] += landed & LAND_TAKEN;
-	row[FN_CLS + CLS_UNALIGNED_TARGET] += !!(landed & LAND_UNALIGNED);
-	add_classes(row + FN_CLS, s);
-}
+	struct misses add = {
+		d->l1i_misses - before->l1i,
+		d->uop_misses - before->uop,
+		d->itlb_misses - before->itlb,
+	};
+	u64 *m;
 
-static void attribute_misses(u64 *row, int i, const struct model_ctr *d,
-			     const struct model_ctr *before)
-{
-	u64 *m = row + FN_MODEL0 + FN_PER_MODEL * i;
-
-	m[FN_L1I_MISSES] += d->l1i_misses - before->l1i_misses;
-	m[FN_UOP_MISSES] += d->uop_misses - before->uop_misses;
-	m[FN_ITLB_MISSES] += d->itlb_misses - before->itlb_misses;
+	if (!(add.l1i | add.uop | add.itlb))
+		return;
+	m = attrib_row(fs.cur, fn) + FN_MODEL0 + FN_PER_MODEL * i;
+	m[FN_L1I_MISSES] += add.l1i;
+	m[FN_UOP_MISSES] += add.uop;
+	m[FN_ITLB_MISSES] += add.itlb;
+	if (fs.loop_rec)
+		loops_record(fn, i, &add);
 }
 
 /* The models' part of segment @si's run, for every model not in @skip,
- * counted in @t; @row: the open region's row of the segment's function,
- * or NULL. */
+ * counted in @t; @rows: the open region keeps function rows. */
 static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
-		       bool taken, u64 *row, u32 skip)
+		       bool taken, bool rows, u32 skip)
 {
 	const struct seg *s = &ti->segs[si];
 	struct memo *mos = ti->memos + (size_t)si * fs.n_models;
@@ -655,21 +658,16 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 	for (i = 0; i < fs.n_models; i++) {
 		struct model *m = &fs.models[i];
 		struct memo *mo = &mos[i];
-		struct model_ctr before;
+		struct misses before;
 
 		if (skip >> i & 1)
 			continue;
-		/* the copy only for the function rows: without them it is
-		 * a measurable part of this callback */
-		if (row)
-			before = t->m[i];
+		if (rows)
+			misses_save(&before, &t->m[i]);
 		if (!memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
-		if (row) {
-			attribute_misses(row, i, &t->m[i], &before);
-			if (fs.loop_rec)
-				loops_record(s->fn, i, &t->m[i], &before);
-		}
+		if (rows)
+			attribute_misses(i, &t->m[i], &before, s->fn);
 	}
 }
 
@@ -677,23 +675,17 @@ void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip)
 {
 	run_models(ti, (u32)(s - ti->segs), target(), taken,
-		   fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL,
-		   skip);
+		   fs.cur && attrib_on(), skip);
 }
 
 static void run_seg(const struct tb_info *ti, u32 si, struct counters *t,
 		    bool taken, u32 landed, u32 skip)
 {
 	struct seg *s = &ti->segs[si];
-	u64 *row = fs.cur && attrib_on() ? attrib_row(fs.cur, s->fn) : NULL;
 
-	t->c.insns += s->n_insns;
-	t->c.bytes += s->n_bytes;
-	add_classes(t->c.cls, s);
-	if (row)
-		attribute_common(row, s, landed);
+	tally_run(s, landed);
 	run_footprint(ti, s);
-	run_models(ti, si, t, taken, row, skip);
+	run_models(ti, si, t, taken, fs.cur && attrib_on(), skip);
 }
 
 /*
@@ -701,20 +693,12 @@ static void run_seg(const struct tb_info *ti, u32 si, struct counters *t,
  * execution: each pass does one iteration, or finds rcx = 0 and leaves, so
  * an execution of n iterations is n + 1 passes. A pass whose TB starts at
  * the rep right after a pass of the same rep is a repeat: one iteration
- * of the earlier pass; any other pass starts an execution.
+ * of the earlier pass; any other pass starts an execution (tally.c counts
+ * both in the TB's last segment).
  */
-static void count_rep(const struct tb_info *ti, struct counters *t,
-		      bool repeat)
+static void count_rep(struct tb_info *ti, bool repeat)
 {
-	u64 *cls = t->c.cls;
-	int kind = ti->rep == REP_MOVS ? CLS_REP_MOVS : CLS_REP_STOS;
-	u64 *row = fs.cur && attrib_on() ?
-		attrib_row(fs.cur, ti->segs[ti->n_segs - 1].fn) : NULL;
-
-	/* the _ITERS counter follows its execution counter */
-	cls[kind + repeat]++;
-	if (row)
-		row[FN_CLS + kind + repeat]++;
+	tally_rep(&ti->segs[ti->n_segs - 1], ti->rep, repeat);
 }
 
 /* Whole-run totals: what ran outside regions plus every region. */
@@ -782,7 +766,7 @@ void tb_exec(unsigned int vcpu, void *udata)
 		landed = 0;
 	}
 	if (ti->rep)
-		count_rep(ti, t, repeat);
+		count_rep(ti, repeat);
 	fs.prev_rep_va = ti->rep ? ti->rep_va : FESIM_NO_TAG;
 	fs.prev_branch = ti->last_branch;
 	if (attrib_on())

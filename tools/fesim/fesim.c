@@ -317,6 +317,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
 	if (fs.loops)
 		loops_flush();
+	tally_settle();
 	if (!fs.out_path)
 		summary();
 	else if (output_write(fs.out_path))
@@ -328,6 +329,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	loops_free();
 	attrib_free();
 	callgraph_free();
+	tally_free();
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -336,6 +338,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	if (fs.loops)
 		loops_tb_new(ti);
+	callgraph_tb_new(ti);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec,
 					     QEMU_PLUGIN_CB_NO_REGS, ti);
 }

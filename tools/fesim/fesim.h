@@ -46,6 +46,11 @@ struct model_ctr {
 	u64 itlb_misses;	/* page walks: misses in both levels */
 };
 
+/* The misses of one model that a function's row adds up (exec.c). */
+struct misses {
+	u64 l1i, uop, itlb;
+};
+
 /*
  * Instruction classes counted per execution (classes.c; docs/fesim.md,
  * "Instruction classes"). rep executions and iterations and unaligned
@@ -148,31 +153,49 @@ struct fp_ref {
 	u64 mask;
 };
 
+/* What a segment's runs added since the counters last changed (tally.c). */
+struct seg_tally {
+	u32 epoch;		/* tally.c's epoch it counts in */
+	u32 runs;
+	u32 taken, unaligned;	/* landings by a taken branch, off 16 bytes */
+	u32 rep[2];		/* rep executions and iterations (the last
+				 * segment of a TB ending in a rep) */
+	u8 rep_kind;		/* REP_* */
+};
+
+/* Landing of a TB reached by a taken branch (exec.c, tally.c). */
+enum { LAND_TAKEN = 1, LAND_UNALIGNED = 2 };
+
 /* A run of instructions of one TB between markers. */
 struct seg {
 	u16 action;		/* marker id applied before the run, 0 none */
 	u16 n_insns;
 	u32 n_bytes;
-	u32 blk_first[FESIM_MAX_GRAN], blk_n[FESIM_MAX_GRAN];
-	u32 fp_first, fp_n;
+	/* 16 bits: a TB's blocks at all granularities number under 2^16
+	 * (translate.c checks) */
+	u16 blk_first[FESIM_MAX_GRAN], blk_n[FESIM_MAX_GRAN];
+	u16 fp_first, fp_n;
 	u32 fp_done;		/* footprint epoch this run was last counted */
 	u32 fn;			/* function (attrib.c) all its instructions are in */
 	u32 cls_mask;		/* which cls[] are non-zero */
 	u16 cls[FESIM_NCLS];	/* static instruction classes in the run */
+	struct seg_tally tally;
 };
 
 /* Everything one TB execution does, worked out at translation time. */
 struct tb_info {
 	u64 vaddr, end;		/* end = address after the last instruction */
-	u32 n_segs;
 	struct seg *segs;
 	struct blk *blks;
 	struct fp_ref *fps;
 	struct uinsn *uins;	/* per window granularity: n_insns each */
 	struct memo *memos;	/* n_segs * n_models */
-	u64 loop_pos;		/* 1 + loop log position of its last run */
+	u32 n_segs;
 	u32 loop_id;		/* its number in the loop log (translation order) */
+	u64 loop_pos;		/* 1 + loop log position of its last run */
 	u64 rep_va;		/* the rep movs/stos ending the TB, if rep */
+	u32 first_fn, call_fn;	/* callgraph.c: the function of its first
+				 * instruction and of a call ending it */
 	u8 rep;			/* REP_*: QEMU ends a TB after a rep string op */
 	u8 last_branch;		/* BRK_* of the TB's last instruction */
 };
@@ -295,8 +318,8 @@ u32 loops_before(const struct tb_info *ti);
 void loops_after(struct tb_info *ti);
 /* Bring every model up to date (before the output is written). */
 void loops_flush(void);
-void loops_record(u32 fn, int model, const struct model_ctr *now,
-		  const struct model_ctr *before);
+/* A segment's run added @add (not all zero) to model @model's misses. */
+void loops_record(u32 fn, int model, const struct misses *add);
 const struct loop_stats *loops_stats(void);
 
 /* classes.c */
@@ -321,7 +344,17 @@ u32 fn_cols(void);
 u64 *attrib_row(struct region *r, u32 fn);
 void attrib_mark_used(u32 fn);
 
+/* tally.c */
+/* A run of @s, landed there as @landed (LAND_*, 0 if not the TB's first). */
+void tally_run(struct seg *s, u32 landed);
+/* A rep pass (kind REP_*) ending the TB whose last segment is @s. */
+void tally_rep(struct seg *s, u8 kind, bool repeat);
+/* Add the counted runs to the counters (call before they change). */
+void tally_settle(void);
+void tally_free(void);
+
 /* callgraph.c */
+void callgraph_tb_new(struct tb_info *ti);
 void callgraph_tb(const struct tb_info *ti);
 void callgraph_write(FILE *f);
 void callgraph_free(void);

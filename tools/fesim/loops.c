@@ -227,15 +227,10 @@ static LOOP_SLOW void confirm_start(void)
 	lp.stats.confirms++;
 }
 
-void loops_record(u32 fn, int model, const struct model_ctr *now,
-		  const struct model_ctr *before)
+void loops_record(u32 fn, int model, const struct misses *add)
 {
 	struct fn_delta *d;
 
-	if (now->l1i_misses == before->l1i_misses &&
-	    now->uop_misses == before->uop_misses &&
-	    now->itlb_misses == before->itlb_misses)
-		return;
 	if (lp.n_fd == lp.cap_fd) {
 		u32 cap = lp.cap_fd ? lp.cap_fd * 2 : 1024;
 		struct fn_delta *fd = realloc(lp.fd, cap * sizeof(*fd));
@@ -252,9 +247,9 @@ void loops_record(u32 fn, int model, const struct model_ctr *now,
 	d = &lp.fd[lp.n_fd++];
 	d->model = model;
 	d->fn = fn;
-	d->l1i = now->l1i_misses - before->l1i_misses;
-	d->uop = now->uop_misses - before->uop_misses;
-	d->itlb = now->itlb_misses - before->itlb_misses;
+	d->l1i = add->l1i;
+	d->uop = add->uop;
+	d->itlb = add->itlb;
 }
 
 static int fd_cmp(const void *a, const void *b)

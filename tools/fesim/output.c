@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The output file: JSON lines, one object per model, region and total. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fesim.h"
@@ -205,22 +206,36 @@ static void put_funcs(FILE *f)
 	}
 }
 
-/* A region's function rows: "funcs":[[id, figures...], ...], */
+static int by_fn_id(const void *a, const void *b)
+{
+	u64 x = **(const u64 *const *)a, y = **(const u64 *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A region's function rows, by function id (the order they were opened in
+ * follows when tally.c settles, not what ran first):
+ * "funcs":[[id, figures...], ...], */
 static void put_fn_rows(FILE *f, const struct region *r)
 {
 	u32 cols = fn_cols(), i, k;
+	const u64 **rows = malloc(sizeof(*rows) * (r->n_fn_rows + 1));
 
+	if (!rows)
+		abort();
+	for (i = 0; i < r->n_fn_rows; i++)
+		rows[i] = r->fn_rows + (size_t)i * cols;
+	qsort(rows, r->n_fn_rows, sizeof(*rows), by_fn_id);
 	fputs("\"funcs\":[", f);
 	for (i = 0; i < r->n_fn_rows; i++) {
-		const u64 *row = r->fn_rows + (size_t)i * cols;
-
 		fputs(i ? ",[" : "[", f);
 		for (k = 0; k < cols; k++)
 			fprintf(f, "%s%llu", k ? "," : "",
-				(unsigned long long)row[k]);
+				(unsigned long long)rows[i][k]);
 		fputc(']', f);
 	}
 	fputs("],", f);
+	free(rows);
 }
 
 static void put_all(FILE *f)

@@ -449,6 +449,10 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 	 * (x86 instructions are <= 15 bytes, blocks >= 32) */
 	b.cap_blk = 2 * n + 2;
 	b.cap_uins = n ? n : 1;
+	/* segments index blocks in 16 bits (QEMU's TBs hold at most 512
+	 * instructions: 6156 blocks at six granularities) */
+	if ((u64)b.cap_blk * (fs.n_gran ? fs.n_gran : 1) > 0xffff)
+		abort();
 	ti->segs = malloc(sizeof(*ti->segs) * (n + 2));
 	ti->blks = malloc(sizeof(*ti->blks) * b.cap_blk * (fs.n_gran ? fs.n_gran : 1));
 	ti->fps = malloc(sizeof(*ti->fps) * b.cap_blk);
