@@ -166,20 +166,22 @@ struct seg_tally {
 /* Landing of a TB reached by a taken branch (exec.c, tally.c). */
 enum { LAND_TAKEN = 1, LAND_UNALIGNED = 2 };
 
-/* A run of instructions of one TB between markers. */
+/* A run of instructions of one TB between markers. What every run reads
+ * comes first (a run of a memo-replayed segment reads no further than the
+ * tally), what a simulated run or a settle reads after it. */
 struct seg {
 	u16 action;		/* marker id applied before the run, 0 none */
 	u16 n_insns;
-	u32 n_bytes;
+	u32 fp_done;		/* footprint epoch this run was last counted */
+	u32 fn;			/* function (attrib.c) all its instructions are in */
+	struct seg_tally tally;
 	/* 16 bits: a TB's blocks at all granularities number under 2^16
 	 * (translate.c checks) */
 	u16 blk_first[FESIM_MAX_GRAN], blk_n[FESIM_MAX_GRAN];
 	u16 fp_first, fp_n;
-	u32 fp_done;		/* footprint epoch this run was last counted */
-	u32 fn;			/* function (attrib.c) all its instructions are in */
+	u32 n_bytes;
 	u32 cls_mask;		/* which cls[] are non-zero */
 	u16 cls[FESIM_NCLS];	/* static instruction classes in the run */
-	struct seg_tally tally;
 };
 
 /* Everything one TB execution does, worked out at translation time. */
