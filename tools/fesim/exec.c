@@ -662,8 +662,7 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 
 		if (skip >> i & 1)
 			continue;
-		if (rows)
-			misses_save(&before, &t->m[i]);
+		misses_save(&before, &t->m[i]);
 		if (!memo_replay(m, mo, taken, &t->m[i]))
 			run_model(ti, s, m, mo, taken, &t->m[i]);
 		if (rows)
