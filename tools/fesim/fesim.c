@@ -330,6 +330,9 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	attrib_free();
 	callgraph_free();
 	tally_free();
+	/* the instrumented build of pgo_build.py writes its profile here */
+	if (fesim_pgo_dump)
+		fesim_pgo_dump();
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)

@@ -361,6 +361,9 @@ void callgraph_tb(const struct tb_info *ti);
 void callgraph_write(FILE *f);
 void callgraph_free(void);
 
+/* pgo_train.c: linked into the instrumented build only (else NULL) */
+void fesim_pgo_dump(void) __attribute__((weak));
+
 /* output.c */
 int output_write(const char *path);
 
