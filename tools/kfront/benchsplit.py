@@ -31,13 +31,15 @@ from . import dealing, names, paths, simjobs
 from .records import Problem, Record, Run
 from .sim import SimError
 
-# A benchmark's share of a one-setting simulated quick suite: the QEMU time
-# of its counted runs and warm-up calls under model=skylake (serial records
-# of one boot, docs/fesim.md, "Parallel boots"), in tenths of a second. It
-# only balances the boots; a benchmark not listed counts as one unit.
-COST = {'net.tcp_stream': 83, 'mix.tcp_rr_wakeup': 57, 'sched.pipe': 37,
-        'net.tcp_rr': 35, 'sched.chat': 27, 'net.udp_stream': 26,
-        'net.udp_rr': 22, 'sched.ctxsw': 18}
+# A benchmark's share of a one-setting simulated quick suite: the user CPU
+# of a boot of it alone under model=zen4 (the quick suite's kernel
+# arguments plus bench=NAME) less that of a boot of calib.empty (the fixed
+# cost of booting), in tenths of a second (docs/fesim.md, "Parallel
+# boots"). It only balances the boots; a benchmark not listed counts as
+# one unit.
+COST = {'net.tcp_stream': 80, 'mix.tcp_rr_wakeup': 63, 'sched.pipe': 49,
+        'net.tcp_rr': 34, 'net.udp_rr': 33, 'net.udp_stream': 33,
+        'sched.chat': 30, 'sched.ctxsw': 21}
 
 _BENCHES_RE = re.compile(r'--benches ([A-Za-z0-9_,]+)')
 
