@@ -96,7 +96,7 @@ static u32 call_fn(const struct tb_info *ti)
 }
 
 /* At translation: the two functions callgraph_tb() needs, kept in the TB's
- * first record line so that a TB run does not search its segments. */
+ * header so that a TB run does not search its segments. */
 void callgraph_tb_new(struct tb_info *ti)
 {
 	ti->first_fn = first_fn(ti);

@@ -40,7 +40,7 @@ MODULE_SECONDS = {
         'test_html_browser': 5, 'test_output': 5, 'test_variant_code': 4,
         'test_report': 4, 'test_results': 4, 'test_cli': 4, 'test_lava': 3,
         'test_host_harness': 3, 'test_pgo': 3, 'test_model': 3,
-        'test_wirepeer': 3,
+        'test_wirepeer': 3, 'test_fesim_pgo_build': 6,
     },
 }
 DEFAULT_SECONDS = {'boot': 30, 'py': 1}
