@@ -201,3 +201,13 @@ u64 *attrib_row(struct region *r, u32 fn)
 	row[FN_ID] = fn;
 	return row;
 }
+
+void attrib_add_misses(struct region *r, u32 fn, int model,
+		       const struct misses *add)
+{
+	u64 *m = attrib_row(r, fn) + FN_MODEL0 + FN_PER_MODEL * model;
+
+	m[FN_L1I_MISSES] += add->l1i;
+	m[FN_UOP_MISSES] += add->uop;
+	m[FN_ITLB_MISSES] += add->itlb;
+}

@@ -634,14 +634,10 @@ static void attribute_misses(int i, const struct model_ctr *d,
 		d->uop_misses - before->uop,
 		d->itlb_misses - before->itlb,
 	};
-	u64 *m;
 
 	if (!(add.l1i | add.uop | add.itlb))
 		return;
-	m = attrib_row(fs.cur, fn) + FN_MODEL0 + FN_PER_MODEL * i;
-	m[FN_L1I_MISSES] += add.l1i;
-	m[FN_UOP_MISSES] += add.uop;
-	m[FN_ITLB_MISSES] += add.itlb;
+	attrib_add_misses(fs.cur, fn, i, &add);
 	if (fs.loop_rec)
 		loops_record(fn, i, &add);
 }

@@ -51,6 +51,13 @@ struct misses {
 	u64 l1i, uop, itlb;
 };
 
+static inline void misses_add(struct misses *to, const struct misses *add)
+{
+	to->l1i += add->l1i;
+	to->uop += add->uop;
+	to->itlb += add->itlb;
+}
+
 /*
  * Instruction classes counted per execution (classes.c; docs/fesim.md,
  * "Instruction classes"). rep executions and iterations and unaligned
@@ -344,6 +351,9 @@ u64 attrib_addr(u32 fn);
 bool attrib_used(u32 fn);
 u32 fn_cols(void);
 u64 *attrib_row(struct region *r, u32 fn);
+/* Add model @model's misses @add to function @fn's row in region @r. */
+void attrib_add_misses(struct region *r, u32 fn, int model,
+		       const struct misses *add);
 void attrib_mark_used(u32 fn);
 
 /* tally.c */

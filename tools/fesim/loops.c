@@ -42,7 +42,7 @@ enum { LOOP_IDLE, LOOP_CONFIRM, LOOP_REPLAY };
 /* One function's misses in one model over one period. */
 struct fn_delta {
 	u32 model, fn;
-	u64 l1i, uop, itlb;
+	struct misses add;
 };
 
 /* A model's copy of its state, and what one period adds to its counts. */
@@ -247,9 +247,7 @@ void loops_record(u32 fn, int model, const struct misses *add)
 	d = &lp.fd[lp.n_fd++];
 	d->model = model;
 	d->fn = fn;
-	d->l1i = add->l1i;
-	d->uop = add->uop;
-	d->itlb = add->itlb;
+	d->add = *add;
 }
 
 static int fd_cmp(const void *a, const void *b)
@@ -275,9 +273,7 @@ static void fd_merge(void)
 			continue;
 		if (n && lp.fd[n - 1].model == d->model &&
 		    lp.fd[n - 1].fn == d->fn) {
-			lp.fd[n - 1].l1i += d->l1i;
-			lp.fd[n - 1].uop += d->uop;
-			lp.fd[n - 1].itlb += d->itlb;
+			misses_add(&lp.fd[n - 1].add, &d->add);
 		} else {
 			lp.fd[n++] = *d;
 		}
@@ -338,15 +334,9 @@ static LOOP_SLOW void period_done(void)
 	for (i = 0; i < fs.n_models; i++)
 		if (lp.replay >> i & 1)
 			ctr_add(&lp.target->m[i], &lp.m[i].delta);
-	for (j = 0; j < lp.n_fd; j++) {
-		const struct fn_delta *d = &lp.fd[j];
-		u64 *row = attrib_row(fs.cur, d->fn) + FN_MODEL0 +
-			   FN_PER_MODEL * d->model;
-
-		row[FN_L1I_MISSES] += d->l1i;
-		row[FN_UOP_MISSES] += d->uop;
-		row[FN_ITLB_MISSES] += d->itlb;
-	}
+	for (j = 0; j < lp.n_fd; j++)
+		attrib_add_misses(fs.cur, lp.fd[j].fn, lp.fd[j].model,
+				  &lp.fd[j].add);
 	lp.stats.periods++;
 	lp.stats.tbs += lp.len;
 	lp.at = 0;
