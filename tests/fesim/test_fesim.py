@@ -856,6 +856,22 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
                          on["simulated_caches_changed"] + on["simulated_other_entry"],
                          off["simulated_memo_off"])
 
+    def test_rep_passes_in_bulk(self) -> None:
+        """QEMU runs a rep movs/stos one pass per TB run; once a pass
+        replayed its memo in every model, the further passes are counted
+        in bulk (tools/fesim/exec.c, rep_flush()). memo=off runs every
+        pass: every line but the speed line must be the same, function
+        rows (syms=) included. class_cases' rep movsb and rep stosq run
+        6 and 8 passes an execution: the bulk path must have taken some."""
+        assert TOOLS is not None
+        exe, syms = TOOLS.build_class_cases()
+        on, off = run_toggled(exe, f"{EVERY_SETTING},syms={syms},speed=on", "rep",
+                              "memo", ("on", "off"))
+        self.assertEqual(on[:-1], off[:-1])
+        bulk = [json.loads(ln[-1])["rep_passes_in_bulk"] for ln in (on, off)]
+        self.assertGreater(bulk[0], 0)
+        self.assertEqual(bulk[1], 0)
+
 
 class ParallelBootsExact(unittest.TestCase):
     """`kfront run --sim-jobs` deals the settings over boots and merges

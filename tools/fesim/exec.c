@@ -698,6 +698,94 @@ static void count_rep(struct tb_info *ti, bool repeat)
 	tally_rep(&ti->segs[ti->n_segs - 1], ti->rep, repeat);
 }
 
+/*
+ * Rep passes in bulk. QEMU runs a rep movs/stos one pass per TB run, so a
+ * long copy is thousands of runs of one TB in a row. Once a pass (a repeat
+ * one: the next is a repeat too) left every model as it found it and the
+ * model's memo for the TB is the one the next pass would replay, from the
+ * same run state and with the caches' generation unchanged, every further
+ * pass would do exactly what that one did: replay the same memo in every
+ * model, count one taken landing and one rep iteration, and log itself
+ * for loop detection. Such a TB is armed: a further pass is logged
+ * (loops_log_repeat(), which leaves a pass that would start a loop
+ * confirmation to the usual path) and counted, and rep_flush() adds the
+ * counted passes all at once before anything else runs (the next other
+ * TB, output). The counts are those of running every pass (the tests
+ * compare with the bulk path off: memo=off).
+ */
+#define REP_BULK_MAX	(1u << 30)	/* below tally.c's limit */
+
+static struct {
+	struct tb_info *ti;	/* the armed rep TB, or NULL */
+	u32 n;			/* its passes not counted yet */
+} rb;
+
+/* Whether the next passes of @ti, just run as a repeat pass, may be
+ * counted in bulk (see above). */
+static bool rep_bulk_ok(const struct tb_info *ti)
+{
+	const struct seg *s = &ti->segs[0];
+	int i;
+
+	if (ti->n_segs != 1 || s->action || !s->n_insns || !fs.memo ||
+	    ti->last_branch == BRK_JUMP)
+		return false;
+	if (fs.loops && !loops_idle())
+		return false;
+	for (i = 0; i < fs.n_models; i++) {
+		const struct model *m = &fs.models[i];
+		const struct memo *mo = &ti->memos[i];
+
+		/* the state it is in is the memo's start, so also its end */
+		if (!mo->valid || mo->gen != m->gen || !mo->taken ||
+		    !run_state_equal(m, &mo->pre))
+			return false;
+	}
+	return true;
+}
+
+/* Count the armed TB's held passes: what each would have counted. */
+static void rep_flush(void)
+{
+	struct tb_info *ti = rb.ti;
+	struct seg *s = &ti->segs[0];
+	struct counters *t = target();
+	bool rows = fs.cur && attrib_on();
+	u32 n = rb.n;
+	int i;
+
+	rb.n = 0;
+	t->c.taken_branches += n;
+	tally_runs(s, LAND_TAKEN, n);
+	tally_repeats(s, ti->rep, n);
+	for (i = 0; i < fs.n_models; i++) {
+		const struct memo *mo = &ti->memos[i];
+		struct model_ctr *d = &t->m[i];
+
+		d->l1i_accesses += (u64)n * mo->l1i_accesses;
+		d->uop_lookups += (u64)n * mo->uop_lookups;
+		d->uop_misses += (u64)n * mo->uop_misses;
+		d->uop_hit_uops += (u64)n * mo->uop_hit_uops;
+		d->uop_miss_uops += (u64)n * mo->uop_miss_uops;
+		d->itlb_accesses += (u64)n * mo->itlb_accesses;
+		/* a window the JCC erratum keeps out misses, changing nothing */
+		if (rows && mo->uop_misses) {
+			struct misses add = { 0, (u64)n * mo->uop_misses, 0 };
+
+			attrib_add_misses(fs.cur, s->fn, i, &add);
+		}
+	}
+	fs.st.memo_replayed += (u64)n * fs.n_models;
+	fs.st.rep_passes_in_bulk += n;
+}
+
+void exec_flush(void)
+{
+	if (rb.ti)
+		rep_flush();
+	rb.ti = NULL;
+}
+
 /* Whole-run totals: what ran outside regions plus every region. */
 void totals(struct counters *tot)
 {
@@ -723,9 +811,8 @@ void totals(struct counters *tot)
  * counted up front. A TB that does not start where the previous one ended
  * was reached by a taken branch (or an interrupt or exception).
  */
-void tb_exec(unsigned int vcpu, void *udata)
+static void tb_run(struct tb_info *ti)
 {
-	struct tb_info *ti = udata;
 	bool taken = fs.have_prev && ti->vaddr != fs.next_pc;
 	bool repeat = ti->rep && ti->vaddr == ti->rep_va &&
 		      fs.prev_rep_va == ti->vaddr;
@@ -770,4 +857,23 @@ void tb_exec(unsigned int vcpu, void *udata)
 		callgraph_tb(ti);
 	if (fs.loops)
 		loops_after(ti);
+	if (repeat && rep_bulk_ok(ti))
+		rb.ti = ti;
+}
+
+void tb_exec(unsigned int vcpu, void *udata)
+{
+	struct tb_info *ti = udata;
+
+	if (rb.ti) {
+		/* a pass of the armed rep TB: logged for loop detection
+		 * now, counted later (unless it starts a confirmation) */
+		if (ti == rb.ti && (!fs.loops || loops_log_repeat(ti))) {
+			if (++rb.n == REP_BULK_MAX)
+				rep_flush();
+			return;
+		}
+		exec_flush();
+	}
+	tb_run(ti);
 }

@@ -315,6 +315,7 @@ static void summary(void)
 
 static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
+	exec_flush();
 	if (fs.loops)
 		loops_flush();
 	tally_settle();

@@ -236,6 +236,8 @@ struct speed_stats {
 	 * before), the caches changed since, it was entered differently
 	 * (taken or not, the run state), or memo=off */
 	u64 memo_replayed;
+	u64 rep_passes_in_bulk;	/* rep passes counted by exec.c's bulk path
+				 * (each replayed from its memo in every model) */
 	u64 sim_no_memo, sim_caches_changed, sim_other_entry;
 	u64 sim_memo_off;
 };
@@ -294,6 +296,8 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
+/* Count the rep passes still held for counting in bulk (before output). */
+void exec_flush(void);
 struct counters *exec_target(void);
 void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip);
@@ -317,6 +321,7 @@ struct loop_stats {
 	u64 not_fixed;			/* ... that left no model as it was */
 	u64 periods, tbs;		/* periods and TB runs replayed */
 	u64 caught_up;			/* TB runs simulated after a mismatch */
+	u64 rearms;			/* confirmations of a T found before */
 };
 int loops_init(void);
 void loops_free(void);
@@ -325,6 +330,10 @@ void loops_tb_new(struct tb_info *ti);
 u32 loops_before(const struct tb_info *ti);
 /* After it: log it, find, confirm and count periods. */
 void loops_after(struct tb_info *ti);
+/* No confirmation or replay under way; a further run of @ti logged as
+ * loops_after() would, unless it starts one (exec.c's rep passes). */
+bool loops_idle(void);
+bool loops_log_repeat(struct tb_info *ti);
 /* Bring every model up to date (before the output is written). */
 void loops_flush(void);
 /* A segment's run added @add (not all zero) to model @model's misses. */
@@ -361,6 +370,8 @@ void attrib_mark_used(u32 fn);
 void tally_run(struct seg *s, u32 landed);
 /* A rep pass (kind REP_*) ending the TB whose last segment is @s. */
 void tally_rep(struct seg *s, u8 kind, bool repeat);
+void tally_runs(struct seg *s, u32 landed, u32 n);
+void tally_repeats(struct seg *s, u8 kind, u32 n);
 /* Add the counted runs to the counters (call before they change). */
 void tally_settle(void);
 void tally_free(void);

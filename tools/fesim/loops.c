@@ -18,6 +18,11 @@
  *    complete period adds its counts. At the first TB that differs, the
  *    part of T run so far is simulated for them (from the fixed-point
  *    state, which they are still in), and everything goes on as usual.
+ * 4. Re-arming. A benchmark loop often leaves T for a few TBs (another
+ *    branch one iteration in several) and comes back to it. T is kept:
+ *    the next time T's last TB runs, T is confirmed again from there
+ *    (step 2) without waiting for the log to show it twice. A few tries,
+ *    then T is forgotten; a new candidate replaces it.
  *
  * The parts of a TB's run that do not depend on the models (instruction
  * counts, classes, footprint, call graph, markers) are done for every TB
@@ -36,6 +41,15 @@
 #define LOOP_SLOW		__attribute__((noinline, cold))
 /* a candidate that failed waits len << min(fails, this) TB runs */
 #define LOOP_MAX_BACKOFF	10
+/* confirmations of a replayed period T after the TBs left it, before T is
+ * forgotten; and its shortest length (a short period is found again in
+ * a few dozen TB runs: a state copy per try would cost more) */
+#ifndef LOOP_REARM_TRIES
+#define LOOP_REARM_TRIES	4
+#endif
+#ifndef LOOP_REARM_MIN
+#define LOOP_REARM_MIN		256
+#endif
 
 enum { LOOP_IDLE, LOOP_CONFIRM, LOOP_REPLAY };
 
@@ -68,6 +82,8 @@ static struct {
 	struct tb_info **period;	/* T */
 	u32 len, cap, at;		/* |T|, its room, position in it */
 	u32 replay;			/* models replaying (bit per model) */
+	u32 rearm;			/* re-arming tries left for T */
+	bool rearming;			/* this confirmation is one */
 	struct counters *target;	/* where the period's counts go */
 	struct model_loop m[FESIM_MAX_MODELS];
 	struct fn_delta *fd;
@@ -172,10 +188,17 @@ static LOOP_SLOW void back_off(void)
 {
 	u32 shift = lp.fails < LOOP_MAX_BACKOFF ? lp.fails : LOOP_MAX_BACKOFF;
 
-	lp.fails++;
-	lp.backoff_until = lp.pos + ((u64)lp.len << shift);
 	lp.mode = LOOP_IDLE;
 	fs.loop_rec = false;
+	if (lp.rearming) {
+		/* the next end of T may find the state fixed again; the
+		 * search for new candidates goes on meanwhile, unslowed */
+		lp.rearming = false;
+		lp.rearm--;
+		return;
+	}
+	lp.fails++;
+	lp.backoff_until = lp.pos + ((u64)lp.len << shift);
 }
 
 static bool has_marker(const struct tb_info *ti)
@@ -188,11 +211,36 @@ static bool has_marker(const struct tb_info *ti)
 	return false;
 }
 
+/* Copy the models' state and confirm T from here (step 2). */
+static void confirm_from_here(void)
+{
+	int i;
+
+	lp.target = exec_target();
+	for (i = 0; i < fs.n_models; i++) {
+		snap_take(i);
+		lp.m[i].start = lp.target->m[i];
+	}
+	lp.n_fd = 0;
+	lp.fd_lost = false;
+	lp.at = 0;
+	lp.mode = LOOP_CONFIRM;
+	fs.loop_rec = fs.cur && attrib_on();
+	lp.stats.confirms++;
+}
+
+/* T's last TB ran again after a replay of T ended (step 4). */
+static LOOP_SLOW void rearm_start(void)
+{
+	lp.rearming = true;
+	lp.stats.rearms++;
+	confirm_from_here();
+}
+
 /* The last lp.cand_len TBs, ending with the one just run, become T. */
 static LOOP_SLOW void confirm_start(void)
 {
 	u32 len = (u32)lp.cand_len, j;
-	int i;
 
 	if (len > lp.cap) {
 		free(lp.period);
@@ -205,6 +253,7 @@ static LOOP_SLOW void confirm_start(void)
 		lp.cap = len;
 	}
 	lp.len = len;
+	lp.rearm = 0;		/* the old T is overwritten */
 	for (j = 0; j < len; j++) {
 		u32 id = lp.log[(lp.pos - len + j) & LOOP_LOG_MASK];
 
@@ -214,17 +263,7 @@ static LOOP_SLOW void confirm_start(void)
 			return;
 		}
 	}
-	lp.target = exec_target();
-	for (i = 0; i < fs.n_models; i++) {
-		snap_take(i);
-		lp.m[i].start = lp.target->m[i];
-	}
-	lp.n_fd = 0;
-	lp.fd_lost = false;
-	lp.at = 0;
-	lp.mode = LOOP_CONFIRM;
-	fs.loop_rec = fs.cur && attrib_on();
-	lp.stats.confirms++;
+	confirm_from_here();
 }
 
 void loops_record(u32 fn, int model, const struct misses *add)
@@ -321,6 +360,7 @@ static LOOP_SLOW void confirm_end(void)
 	}
 	fd_merge();
 	lp.fails = 0;
+	lp.rearming = false;
 	lp.at = 0;
 	lp.mode = LOOP_REPLAY;
 }
@@ -372,6 +412,7 @@ static LOOP_SLOW void replay_end(void)
 	lp.replay = 0;
 	lp.mode = LOOP_IDLE;
 	lp.cand_len = lp.cand_run = 0;
+	lp.rearm = lp.len >= LOOP_REARM_MIN ? LOOP_REARM_TRIES : 0;
 }
 
 u32 loops_before(const struct tb_info *ti)
@@ -421,10 +462,50 @@ void loops_after(struct tb_info *ti)
 	if (lp.mode == LOOP_CONFIRM) {
 		if (++lp.at == lp.len)
 			confirm_end();
+	} else if (lp.rearm && ti == lp.period[lp.len - 1]) {
+		rearm_start();
 	} else if (lp.cand_len >= fs.loop_min &&
 		   lp.cand_run >= lp.cand_len && lp.pos >= lp.backoff_until) {
 		confirm_start();
 	}
+}
+
+bool loops_idle(void)
+{
+	return lp.mode == LOOP_IDLE;
+}
+
+/*
+ * loops_after() for one more run of @ti right after a run of it (exec.c's
+ * rep passes counted in bulk), done here without the models' part: the
+ * run is logged and the candidate follows, as there. False, with nothing
+ * done, if the run would start a confirmation (step 2 or 4) or one is
+ * under way: then the run takes the usual path.
+ */
+bool loops_log_repeat(struct tb_info *ti)
+{
+	u64 pos = lp.pos, len = lp.cand_len, run = lp.cand_run;
+
+	if (lp.mode != LOOP_IDLE || (lp.rearm && ti == lp.period[lp.len - 1]))
+		return false;
+	if (len && lp.log[(pos - len) & LOOP_LOG_MASK] == ti->loop_id &&
+	    ti->loop_id) {
+		run++;
+	} else if (ti->loop_pos && pos + 1 - ti->loop_pos <= LOOP_MAX_PERIOD) {
+		len = pos + 1 - ti->loop_pos;
+		run = 1;
+	} else {
+		len = run = 0;
+	}
+	if (len >= fs.loop_min && run >= len && pos + 1 >= lp.backoff_until)
+		return false;
+	lp.log[pos & LOOP_LOG_MASK] = ti->loop_id;
+	lp.cand_len = len;
+	lp.cand_run = run;
+	ti->loop_pos = pos + 1;
+	lp.pos = pos + 1;
+	lp.runs++;
+	return true;
 }
 
 void loops_flush(void)

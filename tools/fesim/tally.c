@@ -78,6 +78,34 @@ void tally_rep(struct seg *s, u8 kind, bool repeat)
 		tally_settle();
 }
 
+/* @n runs at once, each landed as @landed (exec.c's rep passes in bulk);
+ * @n is below TALLY_MAX_RUNS. */
+void tally_runs(struct seg *s, u32 landed, u32 n)
+{
+	struct seg_tally *t = tally_of(s);
+
+	if (t->runs + (u64)n >= TALLY_MAX_RUNS) {
+		tally_settle();
+		t = tally_of(s);
+	}
+	t->taken += n * (landed & LAND_TAKEN);
+	t->unaligned += n * !!(landed & LAND_UNALIGNED);
+	t->runs += n;
+}
+
+/* @n repeat passes of the rep ending segment @s's TB at once. */
+void tally_repeats(struct seg *s, u8 kind, u32 n)
+{
+	struct seg_tally *t = tally_of(s);
+
+	if (t->rep[1] + (u64)n >= TALLY_MAX_RUNS) {
+		tally_settle();
+		t = tally_of(s);
+	}
+	t->rep_kind = kind;
+	t->rep[1] += n;
+}
+
 /* Add the listed segments' counts to the counters code runs under now,
  * and (syms=, in a region) to their functions' rows. */
 void tally_settle(void)
