@@ -856,7 +856,7 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
                          on["simulated_caches_changed"] + on["simulated_other_entry"],
                          off["simulated_memo_off"])
 
-    def test_rep_passes_in_bulk(self) -> None:
+    def test_tb_runs_in_bulk(self) -> None:
         """QEMU runs a rep movs/stos one pass per TB run; once a pass
         replayed its memo in every model, the further passes are counted
         in bulk (tools/fesim/exec.c, rep_flush()). memo=off runs every
@@ -868,7 +868,7 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
         on, off = run_toggled(exe, f"{EVERY_SETTING},syms={syms},speed=on", "rep",
                               "memo", ("on", "off"))
         self.assertEqual(on[:-1], off[:-1])
-        bulk = [json.loads(ln[-1])["rep_passes_in_bulk"] for ln in (on, off)]
+        bulk = [json.loads(ln[-1])["tb_runs_in_bulk"] for ln in (on, off)]
         self.assertGreater(bulk[0], 0)
         self.assertEqual(bulk[1], 0)
 

@@ -236,8 +236,8 @@ struct speed_stats {
 	 * before), the caches changed since, it was entered differently
 	 * (taken or not, the run state), or memo=off */
 	u64 memo_replayed;
-	u64 rep_passes_in_bulk;	/* rep passes counted by exec.c's bulk path
-				 * (each replayed from its memo in every model) */
+	u64 runs_in_bulk;	/* TB runs counted by exec.c's bulk path (each
+				 * replayed from its memo in every model) */
 	u64 sim_no_memo, sim_caches_changed, sim_other_entry;
 	u64 sim_memo_off;
 };
@@ -296,7 +296,7 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
-/* Count the rep passes still held for counting in bulk (before output). */
+/* Count the TB runs still held for counting in bulk (before output). */
 void exec_flush(void);
 struct counters *exec_target(void);
 void run_seg_models(const struct tb_info *ti, const struct seg *s,

@@ -83,7 +83,7 @@ static void put_speed(FILE *f)
 		{ "translations", fs.n_translations },
 		{ "tb_bytes", st->tb_bytes },
 		{ "memo_replayed", st->memo_replayed },
-		{ "rep_passes_in_bulk", st->rep_passes_in_bulk },
+		{ "tb_runs_in_bulk", st->runs_in_bulk },
 		{ "simulated_no_memo", st->sim_no_memo },
 		{ "simulated_caches_changed", st->sim_caches_changed },
 		{ "simulated_other_entry", st->sim_other_entry },
