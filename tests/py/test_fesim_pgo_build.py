@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FESIM = ROOT / 'tools' / 'fesim'
 SOURCES = ['fesim.c', 'cache.c', 'presets.c', 'footprint.c', 'translate.c',
            'exec.c', 'output.c', 'classes.c', 'attrib.c', 'callgraph.c',
-           'loops.c', 'tally.c']
+           'loops.c', 'tally.c', 'bulk.c']
 CFLAGS = ['-O2', '-fvisibility=hidden', '-D_GNU_SOURCE', '-DKFRONT_HOST=1',
           '-Wno-unused-parameter', '-fPIC', f'-I{FESIM}', f'-I{ROOT / "include"}',
           f'-I{ROOT / "arch" / "x86" / "include"}']

@@ -315,7 +315,7 @@ static void summary(void)
 
 static void at_exit(qemu_plugin_id_t id, void *userdata)
 {
-	exec_flush();
+	bulk_flush_all();
 	if (fs.loops)
 		loops_flush();
 	tally_settle();

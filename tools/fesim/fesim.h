@@ -296,8 +296,6 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
-/* Count the TB runs still held for counting in bulk (before output). */
-void exec_flush(void);
 struct counters *exec_target(void);
 void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip);
@@ -364,6 +362,11 @@ u64 *attrib_row(struct region *r, u32 fn);
 void attrib_add_misses(struct region *r, u32 fn, int model,
 		       const struct misses *add);
 void attrib_mark_used(u32 fn);
+
+/* bulk.c: a TB run again and again, counted in bulk */
+bool bulk_take(struct tb_info *ti);
+void bulk_after(struct tb_info *ti);
+void bulk_flush_all(void);
 
 /* tally.c */
 /* A run of @s, landed there as @landed (LAND_*, 0 if not the TB's first). */

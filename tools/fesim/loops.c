@@ -44,12 +44,8 @@
 /* confirmations of a replayed period T after the TBs left it, before T is
  * forgotten; and its shortest length (a short period is found again in
  * a few dozen TB runs: a state copy per try would cost more) */
-#ifndef LOOP_REARM_TRIES
 #define LOOP_REARM_TRIES	4
-#endif
-#ifndef LOOP_REARM_MIN
 #define LOOP_REARM_MIN		256
-#endif
 
 enum { LOOP_IDLE, LOOP_CONFIRM, LOOP_REPLAY };
 
