@@ -623,9 +623,19 @@ static void misses_save(struct misses *x, const struct model_ctr *d)
 	x->itlb = d->itlb_misses;
 }
 
-/* Add what the run added since misses_save() to its function's row in
- * the open region (and, while loop replay notes them, to the period's
- * list); most runs add none and look up no row. */
+/* Add a run's misses in model @i to its function's row in the open
+ * region (and, while loop replay notes them, to the period's list); most
+ * runs add none and look up no row. */
+static void note_misses(int i, const struct misses *add, u32 fn)
+{
+	if (!(add->l1i | add->uop | add->itlb))
+		return;
+	attrib_add_misses(fs.cur, fn, i, add);
+	if (fs.loop_rec)
+		loops_record(fn, i, add);
+}
+
+/* The same for what a simulated run added since misses_save(). */
 static void attribute_misses(int i, const struct model_ctr *d,
 			     const struct misses *before, u32 fn)
 {
@@ -635,11 +645,7 @@ static void attribute_misses(int i, const struct model_ctr *d,
 		d->itlb_misses - before->itlb,
 	};
 
-	if (!(add.l1i | add.uop | add.itlb))
-		return;
-	attrib_add_misses(fs.cur, fn, i, &add);
-	if (fs.loop_rec)
-		loops_record(fn, i, &add);
+	note_misses(i, &add, fn);
 }
 
 /* The models' part of segment @si's run, for every model not in @skip,
@@ -658,9 +664,18 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 
 		if (skip >> i & 1)
 			continue;
+		if (memo_replay(m, mo, taken, &t->m[i])) {
+			/* a replay misses in no L1i or iTLB, and in the uop
+			 * cache only in windows the JCC erratum keeps out */
+			if (rows && mo->uop_misses) {
+				struct misses add = { 0, mo->uop_misses, 0 };
+
+				note_misses(i, &add, s->fn);
+			}
+			continue;
+		}
 		misses_save(&before, &t->m[i]);
-		if (!memo_replay(m, mo, taken, &t->m[i]))
-			run_model(ti, s, m, mo, taken, &t->m[i]);
+		run_model(ti, s, m, mo, taken, &t->m[i]);
 		if (rows)
 			attribute_misses(i, &t->m[i], &before, s->fn);
 	}
