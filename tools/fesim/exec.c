@@ -357,6 +357,11 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	if (e && e->end > off) {
 		m->uop_mode = UOP_HIT;
 		m->uop_end = e->end;
+		/* the usual case: the entry holds the rest of the block */
+		if (in[n - 1].off < e->end) {
+			d->uop_hit_uops += uins_uops(b, in, k);
+			return n;
+		}
 		for (j = k; j < n && in[j].off < e->end; j++)
 			d->uop_hit_uops += in[j].uops;
 		return j;
