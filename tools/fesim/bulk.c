@@ -91,7 +91,6 @@ static void bulk_flush(void)
 	fs.st.runs_in_bulk += n;
 }
 
-
 /* exec.c, after a TB's run by the usual path: arm it if it ran right after
  * itself and may be counted in bulk from now on. */
 void bulk_after(struct tb_info *ti)
