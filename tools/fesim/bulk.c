@@ -24,7 +24,6 @@ static struct {
 	const struct tb_info *last;	/* the TB run last (usual path) */
 	struct tb_info *ti;		/* the armed TB, or NULL */
 	u32 n;				/* its runs not counted yet */
-	u32 landed;			/* LAND_* of each */
 } bk;
 
 /* Whether the next runs of @ti, just run right after itself, may be
@@ -60,27 +59,25 @@ static void bulk_flush(void)
 	struct seg *s = &ti->segs[0];
 	struct counters *t = exec_target();
 	bool rows = fs.cur && attrib_on();
+	/* taken (it ends where it does not start), after its own branch */
+	u32 landed = LAND_TAKEN |
+		     (ti->last_branch == BRK_JUMP && (ti->vaddr & 15) ?
+		      LAND_UNALIGNED : 0);
 	u32 n = bk.n;
 	int i;
 
 	bk.n = 0;
 	t->c.taken_branches += n;
-	if (bk.landed & LAND_UNALIGNED)
+	if (landed & LAND_UNALIGNED)
 		t->c.cls[CLS_UNALIGNED_TARGET] += n;
-	tally_runs(s, bk.landed, n);
+	tally_runs(s, landed, n);
 	if (ti->rep)		/* a run right after itself: a repeat pass */
-		tally_repeats(s, ti->rep, n);
+		tally_reps(s, ti->rep, true, n);
 	for (i = 0; i < fs.n_models; i++) {
 		const struct memo *mo = &ti->memos[i];
 		struct model_ctr *d = &t->m[i];
 
-		d->l1i_accesses += (u64)n * mo->l1i_accesses;
-		d->uop_lookups += (u64)n * mo->uop_lookups;
-		d->uop_misses += (u64)n * mo->uop_misses;
-		d->uop_hit_uops += (u64)n * mo->uop_hit_uops;
-		d->uop_miss_uops += (u64)n * mo->uop_miss_uops;
-		d->itlb_accesses += (u64)n * mo->itlb_accesses;
-		/* a window the JCC erratum keeps out misses, changing nothing */
+		memo_add(d, mo, n);
 		if (rows && mo->uop_misses) {
 			struct misses add = { 0, (u64)n * mo->uop_misses, 0 };
 
@@ -95,13 +92,8 @@ static void bulk_flush(void)
  * itself and may be counted in bulk from now on. */
 void bulk_after(struct tb_info *ti)
 {
-	if (bk.last == ti && bulk_ok(ti)) {
+	if (bk.last == ti && bulk_ok(ti))
 		bk.ti = ti;
-		/* taken (it ends where it does not start), its own end branch */
-		bk.landed = LAND_TAKEN |
-			    (ti->last_branch == BRK_JUMP && (ti->vaddr & 15) ?
-			     LAND_UNALIGNED : 0);
-	}
 	bk.last = ti;
 }
 

@@ -575,12 +575,7 @@ static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 		return false;
 	}
 	fs.st.memo_replayed++;
-	d->l1i_accesses += mo->l1i_accesses;
-	d->uop_lookups += mo->uop_lookups;
-	d->uop_misses += mo->uop_misses;
-	d->uop_hit_uops += mo->uop_hit_uops;
-	d->uop_miss_uops += mo->uop_miss_uops;
-	d->itlb_accesses += mo->itlb_accesses;
+	memo_add(d, mo, 1);
 	state_restore(m, &mo->post);
 	return true;
 }

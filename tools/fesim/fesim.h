@@ -137,6 +137,21 @@ struct memo {
 	u8 valid, taken;
 };
 
+/* Add @n replays of memo @mo to a model's counters (exec.c one at a time,
+ * bulk.c many). */
+static inline void memo_add(struct model_ctr *d, const struct memo *mo,
+			    u64 n)
+{
+	d->l1i_accesses += n * mo->l1i_accesses;
+	d->uop_lookups += n * mo->uop_lookups;
+	/* lookups of a window the JCC erratum keeps out miss, changing
+	 * nothing */
+	d->uop_misses += n * mo->uop_misses;
+	d->uop_hit_uops += n * mo->uop_hit_uops;
+	d->uop_miss_uops += n * mo->uop_miss_uops;
+	d->itlb_accesses += n * mo->itlb_accesses;
+}
+
 /* One block touched at a granularity (line, window or page), in order. */
 struct blk {
 	u64 id;			/* address >> granularity shift */
@@ -371,10 +386,10 @@ void bulk_flush_all(void);
 /* tally.c */
 /* A run of @s, landed there as @landed (LAND_*, 0 if not the TB's first). */
 void tally_run(struct seg *s, u32 landed);
+void tally_runs(struct seg *s, u32 landed, u32 n);
 /* A rep pass (kind REP_*) ending the TB whose last segment is @s. */
 void tally_rep(struct seg *s, u8 kind, bool repeat);
-void tally_runs(struct seg *s, u32 landed, u32 n);
-void tally_repeats(struct seg *s, u8 kind, u32 n);
+void tally_reps(struct seg *s, u8 kind, bool repeat, u32 n);
 /* Add the counted runs to the counters (call before they change). */
 void tally_settle(void);
 void tally_free(void);

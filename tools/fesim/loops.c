@@ -430,6 +430,35 @@ u32 loops_before(const struct tb_info *ti)
 	}
 }
 
+/* The candidate period (@len, its matched run @run) after @ti is logged
+ * at @pos: it goes on if @ti is the TB one period back, else it starts
+ * over from @ti's last run. Inlined in both callers: out of line, every
+ * TB run paid for the call and for @len and @run in memory. */
+static inline __attribute__((always_inline)) void cand_step(const struct tb_info *ti, u64 pos, u64 *len, u64 *run)
+{
+	if (*len && lp.log[(pos - *len) & LOOP_LOG_MASK] == ti->loop_id &&
+	    ti->loop_id) {
+		(*run)++;
+	} else if (ti->loop_pos && pos + 1 - ti->loop_pos <= LOOP_MAX_PERIOD) {
+		*len = pos + 1 - ti->loop_pos;
+		*run = 1;
+	} else {
+		*len = *run = 0;
+	}
+}
+
+/* With nothing under way: @ti ends a period T to confirm again (step 4),
+ * or the candidate has repeated once in full, @pos runs logged (step 2). */
+static bool rearm_due(const struct tb_info *ti)
+{
+	return lp.rearm && ti == lp.period[lp.len - 1];
+}
+
+static bool confirm_due(u64 len, u64 run, u64 pos)
+{
+	return len >= fs.loop_min && run >= len && pos >= lp.backoff_until;
+}
+
 void loops_after(struct tb_info *ti)
 {
 	u64 pos = lp.pos;
@@ -443,25 +472,15 @@ void loops_after(struct tb_info *ti)
 		return;
 	}
 	lp.log[pos & LOOP_LOG_MASK] = ti->loop_id;
-	if (lp.cand_len &&
-	    lp.log[(pos - lp.cand_len) & LOOP_LOG_MASK] == ti->loop_id &&
-	    ti->loop_id) {
-		lp.cand_run++;
-	} else if (ti->loop_pos && pos + 1 - ti->loop_pos <= LOOP_MAX_PERIOD) {
-		lp.cand_len = pos + 1 - ti->loop_pos;
-		lp.cand_run = 1;
-	} else {
-		lp.cand_len = lp.cand_run = 0;
-	}
+	cand_step(ti, pos, &lp.cand_len, &lp.cand_run);
 	ti->loop_pos = pos + 1;
 	lp.pos++;
 	if (lp.mode == LOOP_CONFIRM) {
 		if (++lp.at == lp.len)
 			confirm_end();
-	} else if (lp.rearm && ti == lp.period[lp.len - 1]) {
+	} else if (rearm_due(ti)) {
 		rearm_start();
-	} else if (lp.cand_len >= fs.loop_min &&
-		   lp.cand_run >= lp.cand_len && lp.pos >= lp.backoff_until) {
+	} else if (confirm_due(lp.cand_len, lp.cand_run, lp.pos)) {
 		confirm_start();
 	}
 }
@@ -480,26 +499,18 @@ bool loops_idle(void)
  */
 bool loops_log_repeat(struct tb_info *ti)
 {
-	u64 pos = lp.pos, len = lp.cand_len, run = lp.cand_run;
+	u64 len = lp.cand_len, run = lp.cand_run;
 
-	if (lp.mode != LOOP_IDLE || (lp.rearm && ti == lp.period[lp.len - 1]))
+	if (lp.mode != LOOP_IDLE || rearm_due(ti))
 		return false;
-	if (len && lp.log[(pos - len) & LOOP_LOG_MASK] == ti->loop_id &&
-	    ti->loop_id) {
-		run++;
-	} else if (ti->loop_pos && pos + 1 - ti->loop_pos <= LOOP_MAX_PERIOD) {
-		len = pos + 1 - ti->loop_pos;
-		run = 1;
-	} else {
-		len = run = 0;
-	}
-	if (len >= fs.loop_min && run >= len && pos + 1 >= lp.backoff_until)
+	cand_step(ti, lp.pos, &len, &run);
+	if (confirm_due(len, run, lp.pos + 1))
 		return false;
-	lp.log[pos & LOOP_LOG_MASK] = ti->loop_id;
+	lp.log[lp.pos & LOOP_LOG_MASK] = ti->loop_id;
 	lp.cand_len = len;
 	lp.cand_run = run;
-	ti->loop_pos = pos + 1;
-	lp.pos = pos + 1;
+	ti->loop_pos = lp.pos + 1;
+	lp.pos++;
 	lp.runs++;
 	return true;
 }
