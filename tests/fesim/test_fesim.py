@@ -859,7 +859,7 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
     def test_tb_runs_in_bulk(self) -> None:
         """QEMU runs a rep movs/stos one pass per TB run; once a pass
         replayed its memo in every model, the further passes are counted
-        in bulk (tools/fesim/exec.c, rep_flush()). memo=off runs every
+        in bulk (tools/fesim/bulk.c, bulk_flush()). memo=off runs every
         pass: every line but the speed line must be the same, function
         rows (syms=) included. class_cases' rep movsb and rep stosq run
         6 and 8 passes an execution: the bulk path must have taken some."""
