@@ -849,12 +849,34 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
         self.assertGreater(on["translations"], 0)
         self.assertGreater(on["tb_bytes"], 0)
         self.assertGreater(on["memo_replayed"], 0)
+        # memos checked set by set after the caches changed elsewhere
+        self.assertGreater(on["memo_revalidated"], 0)
+        self.assertLessEqual(on["memo_revalidated"], on["memo_replayed"])
+        self.assertEqual(off["memo_revalidated"], 0)
         self.assertEqual(on["simulated_memo_off"], 0)
         self.assertEqual(off["memo_replayed"] + off["simulated_no_memo"] +
                          off["simulated_caches_changed"] + off["simulated_other_entry"], 0)
         self.assertEqual(on["memo_replayed"] + on["simulated_no_memo"] +
                          on["simulated_caches_changed"] + on["simulated_other_entry"],
                          off["simulated_memo_off"])
+
+    def test_random_hits_change_nothing(self) -> None:
+        """Under random replacement nothing a victim draw depends on moves
+        on a hit (the uop cache counts its entries in slot order), so a
+        run of hits that are not the most recent ones is replayed from its
+        memo: the same loop leaves fewer memos empty than under LRU, whose
+        hits reorder the sets (docs/fesim.md, "Replacement and prefetch").
+        The counts are those of memo=off."""
+        assert TOOLS is not None
+        speed = {}
+        for setting in ("zen4", "zen4@random"):
+            on, off = run_toggled(TOOLS.exe, f"model={setting},loops=off,speed=on",
+                                  f"hits-{setting}", "memo", ("on", "off"),
+                                  ["loop_fit=20"])
+            self.assertEqual(on[:-1], off[:-1])
+            speed[setting] = json.loads(on[-1])
+        self.assertLess(speed["zen4@random"]["simulated_no_memo"],
+                        speed["zen4"]["simulated_no_memo"] / 2)
 
     def test_tb_runs_in_bulk(self) -> None:
         """QEMU runs a rep movs/stos one pass per TB run; once a pass

@@ -256,6 +256,18 @@ static void ord_to_front(u8 *o, u32 from, u32 to)
 	o[to] = slot;
 }
 
+/* Bring the lowest slot number among the free ones (positions @n.. of
+ * @o, @ways in all) to the front: the new most recent entry's slot. */
+static void ord_lowest_free_to_front(u8 *o, u32 n, u32 ways)
+{
+	u32 i, low = n;
+
+	for (i = n + 1; i < ways; i++)
+		if (o[i] < o[low])
+			low = i;
+	ord_to_front(o, low, 0);
+}
+
 /* Remove the entry at position @i of set @s, keeping the order of the
  * rest; its slot becomes the first free one. */
 static void uop_remove(struct uop_cache *u, u32 s, u32 i)
@@ -294,29 +306,55 @@ struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 	return uop_at(u, s, 0);
 }
 
+/* Is the entry at position @i of set @s a victim candidate: not @keep,
+ * and of window @win unless @win is FESIM_NO_TAG? */
+static bool uop_candidate(const struct uop_cache *u, u32 s, int i, u64 win,
+			  int keep)
+{
+	return i != keep && (win == FESIM_NO_TAG || uop_at(u, s, i)->win == win);
+}
+
+/*
+ * Random replacement: the candidate drawn from the seeded stream, counted
+ * in slot order. Not in recency order: then a hit, which only reorders,
+ * changes nothing a later draw depends on, and a run of hits leaves the
+ * cache as it found it (exec.c's replay memo, loops.c's fixed points).
+ */
+static int uop_random_victim(struct uop_cache *u, u32 s, u64 win, int keep)
+{
+	const u8 *o = uop_order(u, s);
+	int pos[256];		/* slot -> recency position, -1 if no candidate */
+	int i, n = 0, pick;
+	u32 k;
+
+	for (k = 0; k < u->ways; k++)
+		pos[k] = -1;
+	for (i = 0; i < (int)u->n[s]; i++) {
+		if (uop_candidate(u, s, i, win, keep)) {
+			pos[o[i]] = i;
+			n++;
+		}
+	}
+	if (!n)
+		return -1;
+	pick = (int)(rng_next(&u->rng) % (u64)n);
+	for (k = 0; k < u->ways; k++)
+		if (pos[k] >= 0 && !pick--)
+			break;
+	return pos[k];
+}
+
 /* The position in set @s of the entry to evict, other than @keep, of
  * window @win only unless @win is FESIM_NO_TAG: the least recently used
  * one, or (random) one drawn from the seeded stream; -1 if none. */
-static int uop_lru_victim(struct uop_cache *u, u32 s, u64 win, int keep)
+static int uop_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 {
-	int i, n = 0, pick;
+	int i;
 
-	if (u->policy == POL_RANDOM) {
-		for (i = 0; i < (int)u->n[s]; i++)
-			n += i != keep && (win == FESIM_NO_TAG ||
-					   uop_at(u, s, i)->win == win);
-		if (!n)
-			return -1;
-		pick = (int)(rng_next(&u->rng) % (u64)n);
-		for (i = 0; i < (int)u->n[s]; i++)
-			if (i != keep && (win == FESIM_NO_TAG ||
-					  uop_at(u, s, i)->win == win) &&
-			    !pick--)
-				return i;
-	}
+	if (u->policy == POL_RANDOM)
+		return uop_random_victim(u, s, win, keep);
 	for (i = (int)u->n[s] - 1; i >= 0; i--)
-		if (i != keep && (win == FESIM_NO_TAG ||
-				  uop_at(u, s, i)->win == win))
+		if (uop_candidate(u, s, i, win, keep))
 			return i;
 	return -1;
 }
@@ -337,7 +375,7 @@ static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 
 	/* @others: ways of the window's other entries, kept up to date */
 	while (others + ways > u->max_ways) {
-		v = uop_lru_victim(u, s, win, i);
+		v = uop_victim(u, s, win, i);
 		others -= uop_at(u, s, v)->ways;
 		u->changes++;
 		uop_remove(u, s, v);
@@ -345,7 +383,7 @@ static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 			i--;
 	}
 	while (u->used[s] + extra > u->ways) {
-		v = uop_lru_victim(u, s, FESIM_NO_TAG, i);
+		v = uop_victim(u, s, FESIM_NO_TAG, i);
 		u->changes++;
 		uop_remove(u, s, v);
 		if (v < i)
@@ -363,14 +401,14 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 		u->changes++;
 		uop_remove(u, s, i);
 	}
-	if (u->n[s] == u->ways) {	/* no entry slot left: drop the LRU one */
+	if (u->n[s] == u->ways) {	/* no entry slot left: evict one */
 		u->changes++;
-		uop_remove(u, s, u->policy == POL_RANDOM ?
-			   uop_lru_victim(u, s, FESIM_NO_TAG, -1) :
-			   (int)u->n[s] - 1);
+		uop_remove(u, s, uop_victim(u, s, FESIM_NO_TAG, -1));
 	}
-	/* the first free slot becomes the most recent entry */
-	ord_to_front(uop_order(u, s), u->n[s], 0);
+	/* the lowest free slot becomes the most recent entry: a choice
+	 * that depends only on which slots are in use (random draws count
+	 * slots, so their layout is part of the state; recency is not) */
+	ord_lowest_free_to_front(uop_order(u, s), u->n[s], u->ways);
 	e = uop_at(u, s, 0);
 	e->win = win;
 	e->off = off;
@@ -493,23 +531,30 @@ int uop_nocache_add(struct uop_cache *u, u64 win)
  * Snapshots for loop replay (loops.c): everything of a cache that decides
  * its future hits and misses, so that "equal to the snapshot" means "will
  * behave exactly as it did then". LRU sets are kept in recency order, so
- * their tags are the whole state; PLRU adds the tree bits, PLRU and random
- * the way touched last (the fast path's key) and the random stream.
+ * their tags are the whole state; PLRU adds the tree bits and the way
+ * touched last (the fast path's key), every policy the random stream.
+ * Under random replacement the way touched last is only a hint: a hit
+ * changes no state there.
  */
 static size_t sa_tags_bytes(const struct sa_cache *c)
 {
 	return sizeof(*c->tags) * (size_t)c->sets * c->assoc;
 }
 
+static size_t sa_mru_bytes(const struct sa_cache *c)
+{
+	return c->plru ? sizeof(*c->mru) * c->sets : 0;
+}
+
+static size_t sa_plru_bytes(const struct sa_cache *c)
+{
+	return c->plru ? (size_t)c->sets << c->plru_levels : 0;
+}
+
 size_t sa_snap_size(const struct sa_cache *c)
 {
-	size_t n = sa_tags_bytes(c) + sizeof(c->rng);
-
-	if (c->policy != POL_LRU)
-		n += sizeof(*c->mru) * c->sets;
-	if (c->plru)
-		n += (size_t)c->sets << c->plru_levels;
-	return n;
+	return sa_tags_bytes(c) + sizeof(c->rng) + sa_mru_bytes(c) +
+	       sa_plru_bytes(c);
 }
 
 void sa_snap(const struct sa_cache *c, u8 *buf)
@@ -518,12 +563,9 @@ void sa_snap(const struct sa_cache *c, u8 *buf)
 	buf += sa_tags_bytes(c);
 	memcpy(buf, &c->rng, sizeof(c->rng));
 	buf += sizeof(c->rng);
-	if (c->policy != POL_LRU) {
-		memcpy(buf, c->mru, sizeof(*c->mru) * c->sets);
-		buf += sizeof(*c->mru) * c->sets;
-	}
-	if (c->plru)
-		memcpy(buf, c->plru, (size_t)c->sets << c->plru_levels);
+	memcpy(buf, c->mru, sa_mru_bytes(c));
+	buf += sa_mru_bytes(c);
+	memcpy(buf, c->plru, sa_plru_bytes(c));
 }
 
 bool sa_snap_equal(const struct sa_cache *c, const u8 *buf)
@@ -534,54 +576,65 @@ bool sa_snap_equal(const struct sa_cache *c, const u8 *buf)
 	if (memcmp(buf, &c->rng, sizeof(c->rng)))
 		return false;
 	buf += sizeof(c->rng);
-	if (c->policy != POL_LRU) {
-		if (memcmp(buf, c->mru, sizeof(*c->mru) * c->sets))
-			return false;
-		buf += sizeof(*c->mru) * c->sets;
-	}
-	return !c->plru || !memcmp(buf, c->plru, (size_t)c->sets << c->plru_levels);
+	if (memcmp(buf, c->mru, sa_mru_bytes(c)))
+		return false;
+	buf += sa_mru_bytes(c);
+	return !memcmp(buf, c->plru, sa_plru_bytes(c));
 }
 
 /*
- * A uop-cache set's state is its entries in recency order: which slot an
- * entry sits in decides nothing (victims are chosen by recency position,
- * LRU or random), so the snapshot lists entries by position, not by slot,
- * and a thrashed set whose entries rotate through the slots still compares
- * equal once its contents and order repeat. Windows marked never cached
- * are only ever added (between flushes, which loop replay never spans):
- * their number stands for the set.
+ * A uop-cache set's state under LRU is its entries in recency order: which
+ * slot an entry sits in decides nothing (victims are the least recently
+ * used), so the snapshot lists entries by position, not by slot, and a
+ * thrashed set whose entries rotate through the slots still compares equal
+ * once its contents and order repeat. Under random replacement it is the
+ * other way round: draws count slots and recency decides nothing, so the
+ * snapshot lists the slots (an empty one as FESIM_NO_TAG). Windows marked
+ * never cached are only ever added (between flushes, which loop replay
+ * never spans): their number stands for the set.
  */
 struct uop_snap_entry {
 	u64 win;
 	u8 off, end, ways, pad[5];
 };
 
+/* Set @s as the snapshot lists it: u->ways entries at @se. */
+static void uop_snap_set(const struct uop_cache *u, u32 s,
+			 struct uop_snap_entry *se)
+{
+	const u8 *o = uop_order(u, s);
+	u32 i;
+
+	memset(se, 0, sizeof(*se) * u->ways);
+	if (u->policy == POL_RANDOM)
+		for (i = 0; i < u->ways; i++)
+			se[i].win = FESIM_NO_TAG;
+	for (i = 0; i < u->n[s]; i++) {
+		const struct uop_entry *e = uop_at(u, s, i);
+		struct uop_snap_entry *d = se + (u->policy == POL_RANDOM ?
+						 o[i] : i);
+
+		d->win = e->win;
+		d->off = e->off;
+		d->end = e->end;
+		d->ways = e->ways;
+	}
+}
+
 size_t uop_snap_size(const struct uop_cache *u)
 {
 	return sizeof(struct uop_snap_entry) * (size_t)u->sets * u->ways +
-	       u->sets + sizeof(u->rng) + sizeof(u->nocache_n);
+	       sizeof(u->rng) + sizeof(u->nocache_n);
 }
 
 void uop_snap(const struct uop_cache *u, u8 *buf)
 {
 	struct uop_snap_entry *se = (struct uop_snap_entry *)buf;
-	u32 s, i;
+	u32 s;
 
-	memset(buf, 0, uop_snap_size(u));
-	for (s = 0; s < u->sets; s++) {
-		for (i = 0; i < u->n[s]; i++, se++) {
-			const struct uop_entry *e = uop_at(u, s, i);
-
-			se->win = e->win;
-			se->off = e->off;
-			se->end = e->end;
-			se->ways = e->ways;
-		}
-		se += u->ways - u->n[s];
-	}
+	for (s = 0; s < u->sets; s++, se += u->ways)
+		uop_snap_set(u, s, se);
 	buf = (u8 *)se;
-	memcpy(buf, u->n, u->sets);
-	buf += u->sets;
 	memcpy(buf, &u->rng, sizeof(u->rng));
 	buf += sizeof(u->rng);
 	memcpy(buf, &u->nocache_n, sizeof(u->nocache_n));
@@ -591,21 +644,17 @@ bool uop_snap_equal(const struct uop_cache *u, const u8 *buf)
 {
 	const struct uop_snap_entry *se = (const struct uop_snap_entry *)buf;
 	const u8 *rest = buf + sizeof(*se) * (size_t)u->sets * u->ways;
-	u32 s, i;
+	struct uop_snap_entry now[256];
+	u32 s;
 
-	if (memcmp(rest, u->n, u->sets) ||
-	    memcmp(rest + u->sets, &u->rng, sizeof(u->rng)) ||
-	    memcmp(rest + u->sets + sizeof(u->rng), &u->nocache_n,
+	if (memcmp(rest, &u->rng, sizeof(u->rng)) ||
+	    memcmp(rest + sizeof(u->rng), &u->nocache_n,
 		   sizeof(u->nocache_n)))
 		return false;
 	for (s = 0; s < u->sets; s++, se += u->ways) {
-		for (i = 0; i < u->n[s]; i++) {
-			const struct uop_entry *e = uop_at(u, s, i);
-
-			if (se[i].win != e->win || se[i].off != e->off ||
-			    se[i].end != e->end || se[i].ways != e->ways)
-				return false;
-		}
+		uop_snap_set(u, s, now);
+		if (memcmp(now, se, sizeof(*se) * u->ways))
+			return false;
 	}
 	return true;
 }

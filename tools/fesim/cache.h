@@ -62,6 +62,14 @@ static inline bool sa_is_mru(const struct sa_cache *c, u64 blk)
 	return c->tags[s * c->assoc + c->mru[s]] == blk;
 }
 
+/* Does a hit change the state that decides later counts? Under LRU and
+ * PLRU it does (recency, tree bits) unless it is the MRU way's; under
+ * random it never does (only the MRU hint moves). */
+static inline bool sa_hit_changes(const struct sa_cache *c)
+{
+	return c->policy != POL_RANDOM;
+}
+
 /* Slow path of sa_access() for PLRU and random (cache.c). */
 int sa_access_fixed(struct sa_cache *c, u64 blk, u64 *victim, bool pf);
 
@@ -112,8 +120,9 @@ bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim);
  * "up to three ways per 32-byte window"); a window's older entries make room
  * for a newer one, and an entry that alone needs more is not cached. Entries
  * are kept in recency order; a miss evicts least recently used entries of
- * the set (or, policy POL_RANDOM, seeded random ones) until the new one
- * fits. Tree-PLRU has no meaning for entries of 1 to max_ways ways: the
+ * the set (or, policy POL_RANDOM, ones drawn from a seeded stream and
+ * counted in slot order) until the new one fits; a new entry takes the
+ * lowest free slot. Tree-PLRU has no meaning for entries of 1 to max_ways ways: the
  * uop cache takes LRU or random only.
  *
  * An entry stays in the slot it was installed in; the recency order is a
@@ -227,6 +236,15 @@ static inline u32 uop_pack(struct uop_pack *p, const struct uinsn *in,
 	if (in->flags & UI_UNCOND)
 		p->closed = 1;
 	return p->ways;
+}
+
+/* Does a hit change the state that decides later counts? Under LRU it
+ * does (recency) unless it is the MRU entry's; under random it never does:
+ * victims are drawn in slot order, and the recency order it moves is only
+ * the fast path's hint. */
+static inline bool uop_hit_changes(const struct uop_cache *u)
+{
+	return u->policy != POL_RANDOM;
 }
 
 /* True if (@win, @off) is the MRU entry of its set and holds the uops up to

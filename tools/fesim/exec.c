@@ -42,6 +42,28 @@ static void gen_bump(struct model *m)
 	m->gen = ++m->gen_seq;
 }
 
+/* Set stamps (struct model): the set of @blk changed under the current
+ * generation (called after the gen_bump() of the change). */
+static void stamp_set(u64 *stamp, u32 sets, u64 blk, const struct model *m)
+{
+	stamp[blk & (sets - 1)] = m->gen;
+}
+
+static void l1i_changed(struct model *m, u64 line)
+{
+	stamp_set(m->l1i_stamp, m->l1i.sets, line, m);
+}
+
+static void uop_changed(struct model *m, u64 win)
+{
+	stamp_set(m->uop_stamp, m->uop.sets, win, m);
+}
+
+static void itlb_changed(struct model *m, u64 page)
+{
+	stamp_set(m->itlb_stamp, m->itlb.sets, page, m);
+}
+
 static void model_reset_last(struct model *m)
 {
 	m->last_line = m->last_win = m->last_page = FESIM_NO_TAG;
@@ -80,6 +102,11 @@ int models_init(void)
 		    sa_init(&m->stlb, c->stlb_entries / c->stlb_assoc,
 			    c->stlb_assoc, c->itlb_policy, c->seed * 4 + 4))
 			return -1;
+		m->l1i_stamp = calloc(m->l1i.sets, sizeof(u64));
+		m->uop_stamp = calloc(m->uop.sets, sizeof(u64));
+		m->itlb_stamp = calloc(m->itlb.sets, sizeof(u64));
+		if (!m->l1i_stamp || !m->uop_stamp || !m->itlb_stamp)
+			return -1;
 		m->line_shift = ilog2(c->l1i_line);
 		m->win_shift = ilog2(c->uop_window);
 		m->g_line = gran_index(m->line_shift, false);
@@ -102,6 +129,9 @@ void models_free(void)
 		if (fs.models[i].stlb.tags)
 			sa_free(&fs.models[i].stlb);
 		uop_free(&fs.models[i].uop);
+		free(fs.models[i].l1i_stamp);
+		free(fs.models[i].uop_stamp);
+		free(fs.models[i].itlb_stamp);
 	}
 }
 
@@ -117,6 +147,7 @@ static void models_flush(void)
 		uop_flush(&fs.models[i].uop);
 		model_reset_last(&fs.models[i]);
 		gen_bump(&fs.models[i]);
+		fs.models[i].flush_gen = fs.models[i].gen;
 	}
 }
 
@@ -182,8 +213,10 @@ static void evict_windows(struct model *m, u64 line)
 	u64 lo = (line << m->line_shift) >> m->win_shift;
 	u64 hi = (((line + 1) << m->line_shift) - 1) >> m->win_shift;
 
-	for (; lo <= hi; lo++)
+	for (; lo <= hi; lo++) {
 		uop_invalidate(&m->uop, lo);
+		uop_changed(m, lo);
+	}
 }
 
 /*
@@ -198,6 +231,7 @@ static void prefetch_next(struct model *m, u64 line, struct model_ctr *d)
 
 	if (!sa_prefetch(&m->l1i, line + 1, &victim))
 		return;
+	l1i_changed(m, line + 1);
 	d->l1i_prefetches++;
 	if (m->cfg.uop_inclusive && victim != FESIM_NO_TAG)
 		evict_windows(m, victim);
@@ -221,8 +255,11 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 			prev_missed = false;
 			continue;
 		}
-		gen_bump(m);
 		r = sa_access(&m->l1i, b[j].id, &victim);
+		if (r != SA_HIT || sa_hit_changes(&m->l1i)) {
+			gen_bump(m);
+			l1i_changed(m, b[j].id);
+		}
 		if (r != SA_MISS) {
 			prev_missed = false;
 			if (r == SA_HIT_PF && m->cfg.l1i_prefetch)
@@ -352,9 +389,12 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 		return n;
 	}
 	gen = m->gen;
-	gen_bump(m);
 	e = uop_lookup(&m->uop, b->id, off);
 	if (e && e->end > off) {
+		if (uop_hit_changes(&m->uop)) {
+			gen_bump(m);
+			uop_changed(m, b->id);
+		}
 		m->uop_mode = UOP_HIT;
 		m->uop_end = e->end;
 		/* the usual case: the entry holds the rest of the block */
@@ -366,6 +406,8 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 			d->uop_hit_uops += in[j].uops;
 		return j;
 	}
+	gen_bump(m);
+	uop_changed(m, b->id);
 	d->uop_misses++;
 	uop_deliver(d, false, uins_uops(b, in, k));
 	/* a lookup that found nothing changed nothing (fill_dropped()) */
@@ -405,6 +447,7 @@ static u32 uop_continue(struct model *m, const struct blk *b,
 		if (m->gen != m->fill_gen)
 			m->fill_pure = false;
 		gen_bump(m);
+		uop_changed(m, b->id);
 		m->fill_gen = m->gen;
 		uop_deliver(d, false, b->uops);
 		uop_fill(m, b->id, in, 0, n);
@@ -445,6 +488,7 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 {
 	u64 victim;
 	u32 j;
+	int r;
 
 	for (j = 0; j < n; j++) {
 		if (b[j].id == m->last_page)
@@ -453,8 +497,12 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 		m->last_page = b[j].id;
 		if (sa_is_mru(&m->itlb, b[j].id))
 			continue;
-		gen_bump(m);
-		if (sa_access(&m->itlb, b[j].id, &victim) != SA_MISS)
+		r = sa_access(&m->itlb, b[j].id, &victim);
+		if (r != SA_HIT || sa_hit_changes(&m->itlb)) {
+			gen_bump(m);
+			itlb_changed(m, b[j].id);
+		}
+		if (r != SA_MISS)
 			continue;
 		d->itlb_l1_misses++;
 		if (!m->stlb.tags ||
@@ -543,11 +591,42 @@ static void state_restore(struct model *m, const struct run_state *st)
 	m->uop_end = st->uop_end;
 }
 
+/* True if no set that segment @s's blocks map to (L1i lines, uop-cache
+ * windows, iTLB pages) changed after generation @g, nor was flushed. */
+static bool memo_sets_unchanged(const struct model *m,
+				const struct tb_info *ti, const struct seg *s,
+				u64 g)
+{
+	const struct blk *b;
+	u32 j, n;
+
+	if (g < m->flush_gen)
+		return false;
+	b = ti->blks + s->blk_first[m->g_line];
+	n = s->blk_n[m->g_line];
+	for (j = 0; j < n; j++)
+		if (m->l1i_stamp[b[j].id & (m->l1i.sets - 1)] > g)
+			return false;
+	b = ti->blks + s->blk_first[m->g_win];
+	n = s->blk_n[m->g_win];
+	for (j = 0; j < n; j++)
+		if (m->uop_stamp[b[j].id & (m->uop.sets - 1)] > g)
+			return false;
+	b = ti->blks + s->blk_first[m->g_page];
+	n = s->blk_n[m->g_page];
+	for (j = 0; j < n; j++)
+		if (m->itlb_stamp[b[j].id & (m->itlb.sets - 1)] > g)
+			return false;
+	return true;
+}
+
 /*
- * Replay memo: a run in which every lookup was a most-recently-used hit
- * (and no uop-cache entry was filled) leaves the caches as it found them.
- * If the model's generation (bumped by every other kind of lookup and by
- * every fill) has not moved since such a run, and the run starts from the
+ * Replay memo: a run in which no lookup changed the caches (every one a
+ * most-recently-used hit, or under random replacement any hit; no
+ * uop-cache entry filled) leaves them as it found them. Such a run
+ * depends only on the sets it looks up and on the run state. If none of
+ * those sets changed since it (the model's generation has not moved, or
+ * the sets' stamps are older than the memo), and the run starts from the
  * same run state (last line, window, page, uop stream) and the same
  * taken/fall-through entry, it would do exactly the same again: add the
  * recorded counts and set the recorded end state instead of repeating the
@@ -555,9 +634,12 @@ static void state_restore(struct model *m, const struct run_state *st)
  * a window that is never cached is never replayed from the memo. With
  * memo=off nothing is replayed (the speed line counts why, either way).
  */
-static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
+static bool memo_replay(struct model *m, const struct tb_info *ti,
+			const struct seg *s, struct memo *mo, bool taken,
 			struct model_ctr *d)
 {
+	bool moved;
+
 	if (!fs.memo) {
 		fs.st.sim_memo_off++;
 		return false;
@@ -566,13 +648,19 @@ static bool memo_replay(struct model *m, const struct memo *mo, bool taken,
 		fs.st.sim_no_memo++;
 		return false;
 	}
-	if (mo->gen != m->gen) {
+	moved = mo->gen != m->gen;
+	if (moved && !memo_sets_unchanged(m, ti, s, mo->gen)) {
 		fs.st.sim_caches_changed++;
 		return false;
 	}
 	if (mo->taken != taken || !run_state_equal(m, &mo->pre)) {
 		fs.st.sim_other_entry++;
 		return false;
+	}
+	if (moved) {
+		/* valid under the current generation too */
+		mo->gen = m->gen;
+		fs.st.memo_revalidated++;
 	}
 	fs.st.memo_replayed++;
 	memo_add(d, mo, 1);
@@ -664,7 +752,7 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 
 		if (skip >> i & 1)
 			continue;
-		if (memo_replay(m, mo, taken, &t->m[i])) {
+		if (memo_replay(m, ti, s, mo, taken, &t->m[i])) {
 			/* a replay misses in no L1i or iTLB, and in the uop
 			 * cache only in windows the JCC erratum keeps out */
 			if (rows && mo->uop_misses) {

@@ -110,9 +110,14 @@ struct model {
 	u8 uop_entry, uop_end;
 	struct uop_pack pack;
 	u64 gen;		/* labels the model's cache state: set to a
-				 * fresh value by every lookup that is not a
-				 * state-preserving MRU hit (exec.c) */
+				 * fresh value by every lookup that changes
+				 * it (exec.c) */
 	u64 gen_seq;		/* the last fresh value handed out */
+	/* per set of the L1i, the uop cache and the L1 iTLB: the generation
+	 * current after its last change; and the first one after the last
+	 * flush (exec.c, memo_sets_unchanged()) */
+	u64 *l1i_stamp, *uop_stamp, *itlb_stamp;
+	u64 flush_gen;
 	/* the fill in progress (UOP_FILL): the generation before its lookup,
 	 * the one its last step set, the uop cache's change count when it
 	 * started, and whether it has been the only change since */
@@ -248,9 +253,11 @@ struct speed_stats {
 	/* a segment's part in one model that loop replay did not do:
 	 * replayed from its memo, or simulated because the memo was empty
 	 * (the segment's last run changed the caches, or it never ran
-	 * before), the caches changed since, it was entered differently
-	 * (taken or not, the run state), or memo=off */
+	 * before), a set it looks up changed since, it was entered
+	 * differently (taken or not, the run state), or memo=off */
 	u64 memo_replayed;
+	u64 memo_revalidated;	/* of them: the caches had changed, but in
+				 * none of the sets the segment touches */
 	u64 runs_in_bulk;	/* TB runs counted by exec.c's bulk path (each
 				 * replayed from its memo in every model) */
 	u64 sim_no_memo, sim_caches_changed, sim_other_entry;

@@ -83,6 +83,7 @@ static void put_speed(FILE *f)
 		{ "translations", fs.n_translations },
 		{ "tb_bytes", st->tb_bytes },
 		{ "memo_replayed", st->memo_replayed },
+		{ "memo_revalidated", st->memo_revalidated },
 		{ "tb_runs_in_bulk", st->runs_in_bulk },
 		{ "simulated_no_memo", st->sim_no_memo },
 		{ "simulated_caches_changed", st->sim_caches_changed },
