@@ -130,13 +130,14 @@ class ParallelBoots(unittest.TestCase):
         nine = ['skylake', 'skylake@plru', 'skylake@random', 'zen4', 'zen4@plru',
                 'zen4@random', 'goldencove', 'goldencove@plru', 'goldencove@random']
         parts = simjobs.split(nine, 2)
-        # a skylake setting costs twice: two of them and two others in one
-        # boot, one and four in the other (6 and 6)
-        self.assertEqual(parts, [['skylake', 'skylake@random', 'zen4@random',
-                                  'goldencove@plru'],
-                                 ['skylake@plru', 'zen4', 'zen4@plru', 'goldencove',
-                                  'goldencove@random']])
-        self.assertEqual([sum(map(simjobs.cost, p)) for p in parts], [6, 6])
+        # LRU 3, PLRU 4, random 5: costliest first, each to the boot with
+        # the least so far (17 and 19)
+        self.assertEqual(parts, [['skylake@random', 'zen4', 'goldencove@plru',
+                                  'goldencove@random'],
+                                 ['skylake', 'skylake@plru', 'zen4@plru',
+                                  'zen4@random', 'goldencove']])
+        self.assertEqual([sum(map(simjobs.cost, p)) for p in parts], [17, 19])
+        self.assertEqual(simjobs.cost('skylake-nojcc'), 3)
         self.assertEqual(sorted(m for p in parts for m in p), sorted(nine))
         self.assertEqual(sorted(simjobs.split(nine, 9)), sorted([m] for m in nine))
         self.assertEqual(simjobs.split(['zen4'], 4), [['zen4']])

@@ -38,12 +38,12 @@ def jobs_for(n_settings: int, requested: int | None) -> int:
 
 
 def cost(setting: str) -> int:
-    """A setting's relative cost: the skylake presets' uop cache (1536
-    uops, the JCC erratum) misses most, and uop-cache fills are most of
-    the work; on the quick suite a skylake setting took about twice a zen4
-    or goldencove one, under any policy (docs/fesim.md, "Parallel
-    boots")."""
-    return 2 if setting.startswith('skylake') else 1
+    """A setting's relative cost, by its replacement policy: on the quick
+    suite a boot's plugin time was about the same for the three presets
+    under one policy, and tree-PLRU took about 1.3 times LRU, random about
+    1.8 times (docs/fesim.md, "Parallel boots"): 3, 4 and 5."""
+    policy = setting.partition('@')[2] or 'lru'
+    return {'plru': 4, 'random': 5}.get(policy, 3)
 
 
 def split(models: list[str], jobs: int) -> list[list[str]]:
