@@ -269,7 +269,7 @@ static void ord_lowest_free_to_front(u8 *o, u32 n, u32 ways)
 }
 
 /* Remove the entry at position @i of set @s, keeping the order of the
- * rest; its slot becomes the first free one. */
+ * rest; its slot joins the free ones. */
 static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 {
 	u8 *o = uop_order(u, s);

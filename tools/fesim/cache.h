@@ -122,8 +122,8 @@ bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim);
  * are kept in recency order; a miss evicts least recently used entries of
  * the set (or, policy POL_RANDOM, ones drawn from a seeded stream and
  * counted in slot order) until the new one fits; a new entry takes the
- * lowest free slot. Tree-PLRU has no meaning for entries of 1 to max_ways ways: the
- * uop cache takes LRU or random only.
+ * lowest free slot. Tree-PLRU has no meaning for entries of 1 to max_ways
+ * ways: the uop cache takes LRU or random only.
  *
  * An entry stays in the slot it was installed in; the recency order is a
  * permutation of the set's slot numbers, one byte each (ord[]: the n[s]
