@@ -591,33 +591,35 @@ static void state_restore(struct model *m, const struct run_state *st)
 	m->uop_end = st->uop_end;
 }
 
+/* True if none of the @n blocks at @b maps to a set whose @stamp (of
+ * @sets) is newer than generation @g. */
+static bool stamps_older(const u64 *stamp, u32 sets, const struct blk *b,
+			 u32 n, u64 g)
+{
+	u32 j;
+
+	for (j = 0; j < n; j++)
+		if (stamp[b[j].id & (sets - 1)] > g)
+			return false;
+	return true;
+}
+
 /* True if no set that segment @s's blocks map to (L1i lines, uop-cache
  * windows, iTLB pages) changed after generation @g, nor was flushed. */
 static bool memo_sets_unchanged(const struct model *m,
 				const struct tb_info *ti, const struct seg *s,
 				u64 g)
 {
-	const struct blk *b;
-	u32 j, n;
-
-	if (g < m->flush_gen)
-		return false;
-	b = ti->blks + s->blk_first[m->g_line];
-	n = s->blk_n[m->g_line];
-	for (j = 0; j < n; j++)
-		if (m->l1i_stamp[b[j].id & (m->l1i.sets - 1)] > g)
-			return false;
-	b = ti->blks + s->blk_first[m->g_win];
-	n = s->blk_n[m->g_win];
-	for (j = 0; j < n; j++)
-		if (m->uop_stamp[b[j].id & (m->uop.sets - 1)] > g)
-			return false;
-	b = ti->blks + s->blk_first[m->g_page];
-	n = s->blk_n[m->g_page];
-	for (j = 0; j < n; j++)
-		if (m->itlb_stamp[b[j].id & (m->itlb.sets - 1)] > g)
-			return false;
-	return true;
+	return g >= m->flush_gen &&
+	       stamps_older(m->l1i_stamp, m->l1i.sets,
+			    ti->blks + s->blk_first[m->g_line],
+			    s->blk_n[m->g_line], g) &&
+	       stamps_older(m->uop_stamp, m->uop.sets,
+			    ti->blks + s->blk_first[m->g_win],
+			    s->blk_n[m->g_win], g) &&
+	       stamps_older(m->itlb_stamp, m->itlb.sets,
+			    ti->blks + s->blk_first[m->g_page],
+			    s->blk_n[m->g_page], g);
 }
 
 /*
