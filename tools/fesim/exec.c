@@ -66,9 +66,9 @@ static void itlb_changed(struct model *m, u64 page)
 
 static void model_reset_last(struct model *m)
 {
-	m->last_line = m->last_win = m->last_page = FESIM_NO_TAG;
-	m->uop_mode = UOP_LEGACY;
-	m->uop_entry = m->uop_end = 0;
+	m->rs.line = m->rs.win = m->rs.page = FESIM_NO_TAG;
+	m->rs.uop_mode = UOP_LEGACY;
+	m->rs.uop_entry = m->rs.uop_end = 0;
 }
 
 int models_init(void)
@@ -247,10 +247,10 @@ static void run_l1i(struct model *m, const struct blk *b, u32 n, bool taken,
 
 	for (j = 0; j < n; j++) {
 		/* still in the line the last fetch used: no new access */
-		if (!j && !taken && b[0].id == m->last_line)
+		if (!j && !taken && b[0].id == m->rs.line)
 			continue;
 		d->l1i_accesses++;
-		m->last_line = b[j].id;
+		m->rs.line = b[j].id;
 		if (sa_is_mru(&m->l1i, b[j].id)) {
 			prev_missed = false;
 			continue;
@@ -328,7 +328,7 @@ static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 {
 	u32 ways = m->pack.ways, grown = ways, end = 0;
 
-	if (m->uop_mode != UOP_FILL)
+	if (m->rs.uop_mode != UOP_FILL)
 		return;
 	/*
 	 * The entry is grown only when the packing opens a way (the one
@@ -339,22 +339,23 @@ static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 	for (; k < n; k++) {
 		if (m->cfg.uop_jcc_erratum && in[k].flags & UI_JCC_ERRATUM) {
 			uop_nocache_add(&m->uop, win);
-			m->uop_mode = UOP_LEGACY;
+			m->rs.uop_mode = UOP_LEGACY;
 			return;
 		}
 		ways = uop_pack(&m->pack, &in[k], m->cfg.uop_per_way);
 		end = in[k].end;
 		if (ways != grown) {
 			grown = ways;
-			if (!uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
-				m->uop_mode = UOP_LEGACY;
+			if (!uop_grow(&m->uop, win, m->rs.uop_entry, ways,
+				      end)) {
+				m->rs.uop_mode = UOP_LEGACY;
 				fill_dropped(m);
 				return;
 			}
 		}
 	}
-	if (end && !uop_grow(&m->uop, win, m->uop_entry, ways, end)) {
-		m->uop_mode = UOP_LEGACY;
+	if (end && !uop_grow(&m->uop, win, m->rs.uop_entry, ways, end)) {
+		m->rs.uop_mode = UOP_LEGACY;
 		fill_dropped(m);
 	}
 }
@@ -374,16 +375,17 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	u64 gen;
 
 	d->uop_lookups++;
-	m->last_win = b->id;
-	m->uop_entry = off;
+	m->rs.win = b->id;
+	m->rs.uop_entry = off;
 	if (uop_is_mru(&m->uop, b->id, off, in[n - 1].end)) {
-		m->uop_mode = UOP_HIT;	/* changes no state: no gen bump */
+		/* changes no state: no gen bump */
+		m->rs.uop_mode = UOP_HIT;
 		uop_deliver(d, true, uins_uops(b, in, k));
-		m->uop_end = uop_mru_entry(&m->uop, b->id)->end;
+		m->rs.uop_end = uop_mru_entry(&m->uop, b->id)->end;
 		return n;
 	}
 	if (m->cfg.uop_jcc_erratum && uop_nocache_has(&m->uop, b->id)) {
-		m->uop_mode = UOP_LEGACY;
+		m->rs.uop_mode = UOP_LEGACY;
 		d->uop_misses++;
 		uop_deliver(d, false, uins_uops(b, in, k));
 		return n;
@@ -395,8 +397,8 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 			gen_bump(m);
 			uop_changed(m, b->id);
 		}
-		m->uop_mode = UOP_HIT;
-		m->uop_end = e->end;
+		m->rs.uop_mode = UOP_HIT;
+		m->rs.uop_end = e->end;
 		/* the usual case: the entry holds the rest of the block */
 		if (in[n - 1].off < e->end) {
 			d->uop_hit_uops += uins_uops(b, in, k);
@@ -415,7 +417,8 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	m->fill_base = gen;
 	m->fill_gen = m->gen;
 	m->fill_changes = m->uop.changes;
-	m->uop_mode = uop_insert(&m->uop, b->id, off, !e) ? UOP_FILL : UOP_LEGACY;
+	m->rs.uop_mode = uop_insert(&m->uop, b->id, off, !e) ? UOP_FILL
+							      : UOP_LEGACY;
 	uop_pack_start(&m->pack);
 	uop_fill(m, b->id, in, k, n);
 	return n;
@@ -432,14 +435,14 @@ static u32 uop_continue(struct model *m, const struct blk *b,
 {
 	u32 n = b->ins_n, j;
 
-	switch (m->uop_mode) {
+	switch (m->rs.uop_mode) {
 	case UOP_HIT:
 		/* the usual case: the entry holds the whole block */
-		if (in[n - 1].off < m->uop_end) {
+		if (in[n - 1].off < m->rs.uop_end) {
 			d->uop_hit_uops += b->uops;
 			return n;
 		}
-		for (j = 0; j < n && in[j].off < m->uop_end; j++)
+		for (j = 0; j < n && in[j].off < m->rs.uop_end; j++)
 			d->uop_hit_uops += in[j].uops;
 		return j;
 	case UOP_FILL:
@@ -469,7 +472,7 @@ static void run_uop(struct model *m, const struct tb_info *ti,
 
 		if (!b[j].ins_n)
 			continue;
-		if (!j && !taken && b[0].id == m->last_win)
+		if (!j && !taken && b[0].id == m->rs.win)
 			k = uop_continue(m, &b[j], in, d);
 		else
 			k = uop_enter(m, &b[j], in, 0, d);
@@ -491,10 +494,10 @@ static void run_itlb(struct model *m, const struct blk *b, u32 n,
 	int r;
 
 	for (j = 0; j < n; j++) {
-		if (b[j].id == m->last_page)
+		if (b[j].id == m->rs.page)
 			continue;
 		d->itlb_accesses++;
-		m->last_page = b[j].id;
+		m->rs.page = b[j].id;
 		if (sa_is_mru(&m->itlb, b[j].id))
 			continue;
 		r = sa_access(&m->itlb, b[j].id, &victim);
@@ -566,29 +569,30 @@ static void run_footprint(const struct tb_info *ti, struct seg *s)
 /* The run state a segment's outcome depends on, besides the caches. */
 void run_state_save(const struct model *m, struct run_state *st)
 {
-	st->line = m->last_line;
-	st->win = m->last_win;
-	st->page = m->last_page;
-	st->uop_mode = m->uop_mode;
-	st->uop_entry = m->uop_entry;
-	st->uop_end = m->uop_end;
+	*st = m->rs;
 }
 
+/* The uop stream's three bytes and the zero pad, as one word. */
+static u64 run_state_tail(const struct run_state *st)
+{
+	u64 w;
+
+	memcpy(&w, &st->uop_mode, sizeof(w));
+	return w;
+}
+
+/* Equal without a branch per field: a memo check per segment run and
+ * model (memo_replay(), bulk.c) was a tenth of the plugin's work. */
 bool run_state_equal(const struct model *m, const struct run_state *st)
 {
-	return st->line == m->last_line && st->win == m->last_win &&
-	       st->page == m->last_page && st->uop_mode == m->uop_mode &&
-	       st->uop_entry == m->uop_entry && st->uop_end == m->uop_end;
+	return !((st->line ^ m->rs.line) | (st->win ^ m->rs.win) |
+		 (st->page ^ m->rs.page) |
+		 (run_state_tail(st) ^ run_state_tail(&m->rs)));
 }
 
 static void state_restore(struct model *m, const struct run_state *st)
 {
-	m->last_line = st->line;
-	m->last_win = st->win;
-	m->last_page = st->page;
-	m->uop_mode = st->uop_mode;
-	m->uop_entry = st->uop_entry;
-	m->uop_end = st->uop_end;
+	m->rs = *st;
 }
 
 /* True if none of the @n blocks at @b maps to a set whose @stamp (of

@@ -96,19 +96,26 @@ struct counters {
 	struct model_ctr m[FESIM_MAX_MODELS];
 };
 
+/* The run state a segment's replay depends on and leaves behind: the
+ * last line, window and page fetched from, and the uop stream since the
+ * last lookup (where it entered the window, whether the uop cache or the
+ * legacy decoders deliver it, and how far a hit's cached entry reaches).
+ * 32 bytes, compared and copied whole (pad is always 0). */
+struct run_state {
+	u64 line, win, page;
+	u8 uop_mode;		/* UOP_HIT, UOP_FILL or UOP_LEGACY */
+	u8 uop_entry, uop_end;
+	u8 pad[5];
+};
+
 struct model {
 	struct model_cfg cfg;
 	struct sa_cache l1i, itlb, stlb;
 	struct uop_cache uop;
 	int g_line, g_win, g_page;	/* granularity indexes into tb_info */
 	u32 line_shift, win_shift;
-	u64 last_line, last_win, last_page;
-	/* the uop stream since the last lookup: where it entered the window,
-	 * whether the uop cache or the legacy decoders deliver it, and (hit)
-	 * how far the cached entry reaches or (fill) how its ways are packed */
-	u8 uop_mode;		/* UOP_HIT, UOP_FILL or UOP_LEGACY */
-	u8 uop_entry, uop_end;
-	struct uop_pack pack;
+	struct run_state rs;
+	struct uop_pack pack;	/* a fill's way packing so far */
 	u64 gen;		/* labels the model's cache state: set to a
 				 * fresh value by every lookup that changes
 				 * it (exec.c) */
@@ -126,12 +133,6 @@ struct model {
 };
 
 enum { UOP_HIT, UOP_FILL, UOP_LEGACY };
-
-/* The run state a segment's replay depends on and leaves behind. */
-struct run_state {
-	u64 line, win, page;
-	u8 uop_mode, uop_entry, uop_end;
-};
 
 /* What one segment's last state-preserving run did in one model. */
 struct memo {
