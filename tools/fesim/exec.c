@@ -729,6 +729,16 @@ static void note_misses(int i, const struct misses *add, u32 fn)
 		loops_record(fn, i, add);
 }
 
+/* The same for @n replays of memo @mo: a replay misses in no L1i or
+ * iTLB, and in the uop cache only in windows the JCC erratum keeps out
+ * (run_models(), bulk.c). */
+void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn)
+{
+	struct misses add = { 0, n * mo->uop_misses, 0 };
+
+	note_misses(i, &add, fn);
+}
+
 /* The same for what a simulated run added since misses_save(). */
 static void attribute_misses(int i, const struct model_ctr *d,
 			     const struct misses *before, u32 fn)
@@ -759,13 +769,8 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 		if (skip >> i & 1)
 			continue;
 		if (memo_replay(m, ti, s, mo, taken, &t->m[i])) {
-			/* a replay misses in no L1i or iTLB, and in the uop
-			 * cache only in windows the JCC erratum keeps out */
-			if (rows && mo->uop_misses) {
-				struct misses add = { 0, mo->uop_misses, 0 };
-
-				note_misses(i, &add, s->fn);
-			}
+			if (rows && mo->uop_misses)
+				note_replay_misses(i, mo, 1, s->fn);
 			continue;
 		}
 		misses_save(&before, &t->m[i]);

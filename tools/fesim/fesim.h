@@ -320,6 +320,7 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
 struct counters *exec_target(void);
+void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn);
 void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip);
 void run_state_save(const struct model *m, struct run_state *st);
@@ -352,7 +353,7 @@ u32 loops_before(const struct tb_info *ti);
 /* After it: log it, find, confirm and count periods. */
 void loops_after(struct tb_info *ti);
 /* No confirmation or replay under way; a further run of @ti logged as
- * loops_after() would, unless it starts one (exec.c's rep passes). */
+ * loops_after() would, unless it starts one (bulk.c's runs in bulk). */
 bool loops_idle(void);
 bool loops_log_repeat(struct tb_info *ti);
 /* Bring every model up to date (before the output is written). */

@@ -434,7 +434,8 @@ u32 loops_before(const struct tb_info *ti)
  * at @pos: it goes on if @ti is the TB one period back, else it starts
  * over from @ti's last run. Inlined in both callers: out of line, every
  * TB run paid for the call and for @len and @run in memory. */
-static inline __attribute__((always_inline)) void cand_step(const struct tb_info *ti, u64 pos, u64 *len, u64 *run)
+static inline __attribute__((always_inline)) void
+cand_step(const struct tb_info *ti, u64 pos, u64 *len, u64 *run)
 {
 	if (*len && lp.log[(pos - *len) & LOOP_LOG_MASK] == ti->loop_id &&
 	    ti->loop_id) {
@@ -491,8 +492,8 @@ bool loops_idle(void)
 }
 
 /*
- * loops_after() for one more run of @ti right after a run of it (exec.c's
- * rep passes counted in bulk), done here without the models' part: the
+ * loops_after() for one more run of @ti right after a run of it (bulk.c's
+ * runs counted in bulk), done here without the models' part: the
  * run is logged and the candidate follows, as there. False, with nothing
  * done, if the run would start a confirmation (step 2 or 4) or one is
  * under way: then the run takes the usual path.
