@@ -283,22 +283,33 @@ static void uop_remove(struct uop_cache *u, u32 s, u32 i)
 	u->n[s]--;
 }
 
-static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off)
+/* The position of entry (@win, @off) in set @s; if there is none, -1,
+ * and *@others gets the ways of window @win's entries in the set (the
+ * same pass: a fill's first way needs them, uop_insert()). */
+static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off,
+		    u32 *others)
 {
 	const struct uop_entry *set = u->e + (size_t)s * u->ways;
 	const u8 *o = uop_order(u, s);
-	u32 i;
+	u32 i, ways = 0;
 
-	for (i = 0; i < u->n[s]; i++)
-		if (set[o[i]].win == win && set[o[i]].off == off)
+	for (i = 0; i < u->n[s]; i++) {
+		const struct uop_entry *e = set + o[i];
+
+		if (e->win != win)
+			continue;
+		if (e->off == off)
 			return i;
+		ways += e->ways;
+	}
+	*others = ways;
 	return -1;
 }
 
 struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
 {
 	u32 s = win & (u->sets - 1);
-	int i = uop_find(u, s, win, off);
+	int i = uop_find(u, s, win, off, &u->absent_others);
 
 	if (i < 0)
 		return NULL;
@@ -394,7 +405,10 @@ static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 {
 	u32 s = win & (u->sets - 1);
-	int i = absent ? -1 : uop_find(u, s, win, off);
+	/* the ways of the window's other entries: from the lookup that
+	 * found none (absent), or from the search here */
+	u32 others = u->absent_others;
+	int i = absent ? -1 : uop_find(u, s, win, off, &others), v;
 	struct uop_entry *e;
 
 	if (i >= 0) {
@@ -402,8 +416,11 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 		uop_remove(u, s, i);
 	}
 	if (u->n[s] == u->ways) {	/* no entry slot left: evict one */
+		v = uop_victim(u, s, FESIM_NO_TAG, -1);
+		if (uop_at(u, s, v)->win == win)
+			others -= uop_at(u, s, v)->ways;
 		u->changes++;
-		uop_remove(u, s, uop_victim(u, s, FESIM_NO_TAG, -1));
+		uop_remove(u, s, v);
 	}
 	/* the lowest free slot becomes the most recent entry: a choice
 	 * that depends only on which slots are in use (random draws count
@@ -415,7 +432,14 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 	e->end = off;
 	e->ways = 0;
 	u->n[s]++;
-	return uop_grow(u, win, off, 1, off);
+	if (i >= 0)		/* the search stopped at it: others unknown */
+		return uop_grow(u, win, off, 1, off);
+	/* its first way: uop_grow_slow() without its search (the entry is
+	 * the most recent one, position 0; a window may use a way) */
+	uop_make_room(u, s, 0, 1, others);
+	u->used[s]++;
+	e->ways = 1;
+	return true;
 }
 
 bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
