@@ -321,10 +321,11 @@ static int uop_find(const struct uop_cache *u, u32 s, u64 win, u32 off,
 	return -1;
 }
 
-struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off)
+struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off,
+			     u32 *others)
 {
 	u32 s = win & (u->sets - 1);
-	int i = uop_find(u, s, win, off, &u->absent_others);
+	int i = uop_find(u, s, win, off, others);
 
 	if (i < 0)
 		return NULL;
@@ -386,13 +387,14 @@ static int uop_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 }
 
 /*
- * Make room for the entry at position @i of set @s to hold @ways ways:
- * first the window's own older entries give way (at most max_ways per
- * window), then the set's least recently used entries. The entry keeps
- * its slot; @i, its position, only moves for the victims to be found.
+ * Let the entry at position @i of set @s grow to @ways ways (more than it
+ * has), @others being the ways of its window's other entries: first
+ * those give way (at most max_ways per window), then the set's least
+ * recently used entries. The entry keeps its slot; @i, its position,
+ * only moves for the victims to be found.
  */
-static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
-			 u32 others)
+static void uop_widen(struct uop_cache *u, u32 s, int i, u32 ways,
+		      u32 others)
 {
 	struct uop_entry *e = uop_at(u, s, i);	/* its slot stays */
 	u64 win = e->win;
@@ -415,16 +417,20 @@ static void uop_make_room(struct uop_cache *u, u32 s, int i, u32 ways,
 		if (v < i)
 			i--;
 	}
+	u->used[s] += extra;
+	e->ways = ways;
 }
 
-bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
+bool uop_insert(struct uop_cache *u, u64 win, u32 off, const u32 *absent)
 {
-	u32 s = win & (u->sets - 1);
-	/* the ways of the window's other entries: from the lookup that
-	 * found none (absent), or from the search here */
-	u32 others = u->absent_others;
-	int i = absent ? -1 : uop_find(u, s, win, off, &others), v;
+	u32 s = win & (u->sets - 1), others;
+	int i = -1, v;
 	struct uop_entry *e;
+
+	if (absent)
+		others = *absent;
+	else
+		i = uop_find(u, s, win, off, &others);
 
 	if (i >= 0) {
 		u->changes++;
@@ -449,11 +455,9 @@ bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent)
 	u->n[s]++;
 	if (i >= 0)		/* the search stopped at it: others unknown */
 		return uop_grow(u, win, off, 1, off);
-	/* its first way: uop_grow_slow() without its search (the entry is
-	 * the most recent one, position 0; a window may use a way) */
-	uop_make_room(u, s, 0, 1, others);
-	u->used[s]++;
-	e->ways = 1;
+	/* its first way, as uop_grow_slow() would without its search (the
+	 * entry is the most recent one, position 0; a window may use a way) */
+	uop_widen(u, s, 0, 1, others);
 	return true;
 }
 
@@ -483,11 +487,8 @@ bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
 		uop_remove(u, s, i);	/* the window needs more: not cached */
 		return false;
 	}
-	if (ways > e->ways) {
-		uop_make_room(u, s, i, ways, others);
-		u->used[s] += ways - e->ways;
-		e->ways = ways;
-	}
+	if (ways > e->ways)
+		uop_widen(u, s, i, ways, others);
 	e->end = end;
 	return true;
 }

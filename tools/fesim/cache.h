@@ -148,9 +148,6 @@ struct uop_cache {
 	u16 *used;		/* ways in use per set */
 	u32 policy;		/* POL_LRU or POL_RANDOM */
 	u64 seed, rng;
-	/* the ways of the window's entries in its set, found by the last
-	 * uop_lookup() that found no entry (uop_insert() with absent) */
-	u32 absent_others;
 	/* bumped by every change to another entry than the one being
 	 * filled (an eviction, an invalidation, a window marked never
 	 * cached, a flush): a fill dropped with this unchanged left the
@@ -271,13 +268,15 @@ static inline const struct uop_entry *uop_mru_entry(const struct uop_cache *u,
 	return u->e + (size_t)s * u->ways + u->ord[(size_t)s * u->ways];
 }
 
-/* Find entry (@win, @off) and make it the MRU one; NULL if not cached. The
+/* Find entry (@win, @off) and make it the MRU one; NULL if not cached,
+ * and then *@others gets the ways of the window's entries in the set. The
  * pointer is valid until the next call that changes the set. */
-struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off);
+struct uop_entry *uop_lookup(struct uop_cache *u, u64 win, u32 off,
+			     u32 *others);
 /* Install an empty one-way entry (@win, @off) as MRU; false if it cannot.
- * @absent: the caller's uop_lookup() just found no such entry, nothing
- * changed since (no search: that lookup's findings are used). */
-bool uop_insert(struct uop_cache *u, u64 win, u32 off, bool absent);
+ * @absent: the @others of a uop_lookup() that just found no such entry,
+ * nothing changed since (no search of the set); NULL: search it. */
+bool uop_insert(struct uop_cache *u, u64 win, u32 off, const u32 *absent);
 /* uop_grow() when the entry is not the MRU one or needs a new way. */
 bool uop_grow_slow(struct uop_cache *u, u64 win, u32 off, u32 ways,
 		   u32 end);

@@ -370,7 +370,7 @@ static void uop_fill(struct model *m, u64 win, const struct uinsn *in,
 static u32 uop_enter(struct model *m, const struct blk *b,
 		     const struct uinsn *in, u32 k, struct model_ctr *d)
 {
-	u32 off = in[k].off, n = b->ins_n, j;
+	u32 off = in[k].off, n = b->ins_n, j, others;
 	struct uop_entry *e;
 	u64 gen;
 
@@ -391,7 +391,7 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 		return n;
 	}
 	gen = m->gen;
-	e = uop_lookup(&m->uop, b->id, off);
+	e = uop_lookup(&m->uop, b->id, off, &others);
 	if (e && e->end > off) {
 		if (uop_hit_changes(&m->uop)) {
 			gen_bump(m);
@@ -417,8 +417,8 @@ static u32 uop_enter(struct model *m, const struct blk *b,
 	m->fill_base = gen;
 	m->fill_gen = m->gen;
 	m->fill_changes = m->uop.changes;
-	m->rs.uop_mode = uop_insert(&m->uop, b->id, off, !e) ? UOP_FILL
-							      : UOP_LEGACY;
+	m->rs.uop_mode = uop_insert(&m->uop, b->id, off, e ? NULL : &others) ?
+			 UOP_FILL : UOP_LEGACY;
 	uop_pack_start(&m->pack);
 	uop_fill(m, b->id, in, k, n);
 	return n;

@@ -108,6 +108,11 @@ struct run_state {
 	u8 pad[5];
 };
 
+/* run_state_equal() reads the uop bytes and the pad as one word */
+_Static_assert(sizeof(struct run_state) == 32 &&
+	       offsetof(struct run_state, uop_mode) == 24,
+	       "struct run_state: three words, then the uop stream's word");
+
 struct model {
 	struct model_cfg cfg;
 	struct sa_cache l1i, itlb, stlb;
