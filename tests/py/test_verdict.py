@@ -104,6 +104,37 @@ class TestVerdict(unittest.TestCase):
         lines = truthreport.verdict_lines(res)
         self.assertTrue(any(verdict.NOT_ROBUST in line for line in lines), lines)
 
+    def test_a_point_not_robust_is_no_win_in_the_tally(self) -> None:
+        v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
+                            not_robust={("net.udp_stream", 64, "l1i_misses")})
+        before, after = self.misses.tallies["Os"], v.tallies["Os"]
+        self.assertEqual((before.not_robust, after.not_robust), (0, 1))
+        self.assertEqual(after.wins + after.ties + after.losses + 1,
+                         before.wins + before.ties + before.losses)
+        # the ratio is still this setting's own figure
+        self.assertEqual((after.geomean, after.points), (before.geomean, before.points))
+        self.assertIn(", 1 not robust;", "\n".join(v.lines))
+        self.assertNotIn("not robust;", "\n".join(self.misses.lines))
+
+    def test_every_policy_setting_calls_no_winner_where_one_ranking_flips(self) -> None:
+        # the stored row names the model's base counter and its settings;
+        # the plru setting's verdict asks with its own counter name
+        from kfront import robustness
+        res = pmu_results()
+        plru = "sim.skylake@plru.l1i_misses"
+        for e in res.results:
+            e.counters = {plru if k == "l1i_misses" else k: c
+                          for k, c in e.counters.items()}
+        stored = {"extra": {"sim": {"robustness": {"rows": [
+            {"bench": "net.udp_stream", "footprint": 64,
+             "counter": "sim.skylake.l1i_misses",
+             "settings": ["skylake", "skylake@plru", "skylake@random"],
+             "robust": False}]}}}}
+        vs = verdict.verdicts(res, ["sim"], robustness.not_robust(stored))
+        self.assertEqual([v.counter for v in vs], [plru])
+        self.assertIn(f"net.udp_stream @64: {verdict.NOT_ROBUST}", vs[0].lines)
+        self.assertEqual(vs[0].winners[("net.udp_stream", 64)], "")
+
     def test_no_interval_is_no_verdict(self) -> None:
         # a ratio without an interval (a zero median in the resamples) is
         # neither a win nor "within noise": the medians are said plainly

@@ -128,13 +128,26 @@ def summary(data: dict[str, Any]) -> dict[str, Any]:
 def not_robust(data: dict[str, Any]) -> set[tuple[str, int, str]]:
     """(bench, footprint, counter) of every ranking whose variant order
     differs between policy settings of one model; data is the loaded
-    results.json. counter is the model's base name (sim.skylake.l1i_misses
-    for skylake, skylake@plru, skylake@random); footprint is 0 for a
-    benchmark run without a footprint. Uses the stored table when the run
-    wrote one, else computes it."""
+    results.json. The ranking is one for all the model's settings, so a
+    not-robust row gives the counter of each of them (sim.skylake.l1i_misses,
+    sim.skylake@plru.l1i_misses, sim.skylake@random.l1i_misses): the
+    verdict of every setting is asked with its own counter name, and none
+    may call a winner there. footprint is 0 for a benchmark run without a
+    footprint. Uses the stored table when the run wrote one, else computes
+    it."""
     stored = ((data.get('extra') or {}).get('sim') or {}).get('robustness') \
         if isinstance(data, dict) else None
     table = stored.get('rows') if isinstance(stored, dict) and \
         isinstance(stored.get('rows'), list) else rows(data)
-    return {(str(r['bench']), int(r['footprint']), str(r['counter']))
-            for r in table if isinstance(r, dict) and not r.get('robust', True)}
+    out: set[tuple[str, int, str]] = set()
+    for r in table:
+        if not isinstance(r, dict) or r.get('robust', True):
+            continue
+        bench, fp, counter = str(r['bench']), int(r['footprint']), str(r['counter'])
+        out.add((bench, fp, counter))
+        m = SIM_COUNTER_RE.match(counter)
+        settings = r.get('settings')
+        if m and isinstance(settings, list):
+            out.update((bench, fp, f'sim.{s}.{m.group(3)}')
+                       for s in settings if isinstance(s, str))
+    return out

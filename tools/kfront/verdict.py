@@ -44,6 +44,7 @@ class Tally:
     wins: int = 0
     ties: int = 0
     losses: int = 0
+    not_robust: int = 0                # points whose ranking depends on the policy
     geomean: float | None = None
     lo: float | None = None
     hi: float | None = None
@@ -246,14 +247,21 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
                      f"of {n} unswept workload{'s' if n != 1 else ''}")
                   for fp, n in sorted(zero_at.items(), key=lambda kv: kv[0] or -1)]
     out.lines = zero_lines + out.lines
-    out.tallies = _tallies(points, counter, baseline)
+    out.tallies = _tallies(points, counter, baseline,
+                           {p for p in points if (p[0], p[1] or 0, counter) in not_robust})
     for v, t in out.tallies.items():
         out.lines.append(_tally_line(v, baseline, t))
     return out
 
 
-def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
-             ) -> dict[str, Tally]:
+def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str,
+             not_robust: set[Point] | None = None) -> dict[str, Tally]:
+    """Wins, ties and losses against the baseline over the points, and the
+    geometric mean of the ratios. A point whose ranking is not robust
+    across simulator policies is neither a win, a loss nor a tie (its line
+    calls no winner): it is counted apart; its ratio, this setting's own
+    figure, stays in the geometric mean."""
+    not_robust = not_robust or set()
     tallies: dict[str, Tally] = {}
     pairs: dict[str, list[tuple[list[float], list[float]]]] = {}
     for p, variants in sorted(points.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
@@ -266,7 +274,9 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
             t = tallies.setdefault(v, Tally())
             c, bc = e.counters[counter], base.counters[counter]
             r = c.ratio
-            if r is not None and r.marked:
+            if p in not_robust:
+                t.not_robust += 1
+            elif r is not None and r.marked:
                 if r.value < 1:
                     t.wins += 1
                 else:
@@ -292,6 +302,8 @@ def _n(count: int, word: str) -> str:
 def _tally_line(variant: str, baseline: str, t: Tally) -> str:
     line = (f"{variant} vs {baseline}: {_n(t.wins, 'win')}, {_n(t.ties, 'tie')}, "
             f"{_n(t.losses, 'loss')}")
+    if t.not_robust:
+        line += f", {t.not_robust} not robust"
     if t.geomean is None:
         line += "; no geometric mean (a zero median at every point)"
     elif t.lo is None or t.hi is None:
