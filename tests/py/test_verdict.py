@@ -135,6 +135,20 @@ class TestVerdict(unittest.TestCase):
         self.assertIn(f"net.udp_stream @64: {verdict.NOT_ROBUST}", vs[0].lines)
         self.assertEqual(vs[0].winners[("net.udp_stream", 64)], "")
 
+    def test_report_names_footprint_0_of_a_swept_benchmark(self) -> None:
+        # robustness rows store footprint 0 for an unswept benchmark too;
+        # the report's table says "-" only for those
+        from kfront import report
+        res = pmu_results()
+        row = {"footprint": 0, "counter": "sim.skylake.l1i_misses",
+               "order": {"skylake": ["O2", "Os"], "skylake@plru": ["Os", "O2"]},
+               "flipped_pairs": [["O2", "Os"]], "robust": False}
+        res.extra = {"sim": {"robustness": {"rankings": 2, "tie_rel": 0.01, "rows": [
+            dict(row, bench="net.tcp_rr"), dict(row, bench="sched.pipe")]}}}
+        table = report._robustness_section(res).blocks[-1]
+        self.assertEqual([[c.text for c in r[:2]] for r in table.rows],
+                         [["net.tcp_rr", "0"], ["sched.pipe", "-"]])
+
     def test_no_interval_is_no_verdict(self) -> None:
         # a ratio without an interval (a zero median in the resamples) is
         # neither a win nor "within noise": the medians are said plainly

@@ -387,9 +387,12 @@ def _robustness_section(results: Results) -> Section | None:
         "between the replacement-policy settings of one model; no winner "
         f"should be read from them. Values within {rob.get('tie_rel', 0):.0%} "
         "are ties. See docs/fesim.md."])
+    # rows store 0 for a benchmark without a sweep too: "-" only for those
+    swept = {e.bench for e in results.results if e.footprint is not None}
     if bad:
         rows = [[Cell(str(r["bench"])),
-                 Cell(str(r["footprint"]) if r["footprint"] else "-", "num"),
+                 Cell(str(r["footprint"]) if r["footprint"] or r["bench"] in swept
+                      else "-", "num"),
                  Cell(str(r["counter"])),
                  Cell("; ".join(f"{s}: {' < '.join(o)}"
                                 for s, o in r["order"].items())),
