@@ -25,5 +25,12 @@ void cpu_record_identity(struct record *r, const struct cpu_info *ci)
 	rec_u64(r, "hz", ci->tsc_hz);
 	rec_str(r, "source", ci->tsc_source ? ci->tsc_source : "none");
 	rec_bool(r, "invariant", cpu_has(ci, X86_FEATURE_INVARIANT_TSC));
+	if (ci->tsc_check_source) {
+		/* the second calibration, to check the first by */
+		rec_obj_begin(r, "check");
+		rec_u64(r, "hz", ci->tsc_check_hz);
+		rec_str(r, "source", ci->tsc_check_source);
+		rec_obj_end(r);
+	}
 	rec_obj_end(r);
 }

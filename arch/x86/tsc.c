@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* TSC calibration against the 8254 PIT, channel 2 (the speaker channel,
- * whose gate and output are visible in port 0x61, so no interrupt is
- * needed). Kernel only: it does port I/O. */
+ * whose gate is in port 0x61, so no interrupt is needed). Kernel only: it
+ * does port I/O. */
 #include <asm/tsc.h>
 #include <asm/x86.h>
 #include <kfront/acpi.h>
 #include <kfront/compiler.h>
+#include <kfront/sort.h>
 
 #define PIT_HZ			1193182
 #define PIT_CH2_DATA		0x42
@@ -13,82 +14,163 @@
 #define PORT_B			0x61	/* NMI status and control */
 #define PORT_B_GATE2		0x01	/* channel 2 gate input */
 #define PORT_B_SPEAKER		0x02	/* channel 2 output to speaker */
-#define PORT_B_OUT2		0x20	/* channel 2 output level (read) */
 
-/* Mode/command byte: channel 2, lobyte/hibyte access, mode 0 (interrupt
- * on terminal count: OUT goes high when the count reaches 0), binary. */
+/* Mode/command byte: channel 2, lobyte/hibyte access, mode 0 (count down
+ * once from the loaded value), binary. */
 #define PIT_CMD_CH2_MODE0	0xb0
+/* Counter latch command for channel 2: the next two reads of its data
+ * port give the count at the moment of the latch. */
+#define PIT_CMD_CH2_LATCH	0x80
 
-#define CAL_MAX_MS		50	/* 16-bit count: at most 54.9 ms */
+#define CAL_MAX_MS		50	/* from a 0xffff count: at most 54.9 ms */
 #define CAL_TRIES		3
+/* Samples taken at each end of a try; the one whose two TSC reads lie
+ * closest together is used. */
+#define CAL_SAMPLES		5
 /* Give up waiting after this many TSC ticks (several seconds at any
  * plausible rate): a machine without a PIT must not hang the boot. */
 #define CAL_TSC_LIMIT		(1ULL << 34)
+/* A counting PIT moves every 838 ns: a count still unchanged after this
+ * many TSC ticks (about a millisecond at any plausible rate) is none. */
+#define CAL_DEAD_TSC		(1ULL << 22)
+#define CAL_DEAD_SAMPLES	10000
 
-/* One measurement: TSC ticks while channel 2 counts `latch` PIT ticks. */
-static u64 pit_measure(u16 latch)
+/* A count of channel 2 placed in TSC time: latched between two TSC reads;
+ * tsc is their midpoint, spread their distance (the uncertainty). */
+struct pit_sample {
+	u64 tsc, spread;
+	u16 count;
+};
+
+static void pit_sample_once(struct pit_sample *s)
 {
-	u64 t0, t1;
+	u64 a, b;
+	u8 lo, hi;
+
+	a = rdtsc();
+	outb(PIT_MODE, PIT_CMD_CH2_LATCH);
+	b = rdtsc();
+	lo = inb(PIT_CH2_DATA);
+	hi = inb(PIT_CH2_DATA);
+	s->tsc = a + (b - a) / 2;
+	s->spread = b - a;
+	s->count = (u16)(lo | hi << 8);
+}
+
+/* The most precise of CAL_SAMPLES samples in a row: a delay (SMI, VM
+ * exit, the host descheduling an emulator) between a sample's two TSC
+ * reads widens that sample only, and the next one is tight again. */
+static void pit_sample(struct pit_sample *best)
+{
+	struct pit_sample s;
+
+	pit_sample_once(best);
+	for (int i = 1; i < CAL_SAMPLES; i++) {
+		pit_sample_once(&s);
+		if (s.spread < best->spread)
+			*best = s;
+	}
+}
+
+enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
+
+/*
+ * One try: the TSC ticks and PIT ticks between a sample taken once the
+ * count runs and one taken `ticks` PIT ticks later. Both ends are counts
+ * read with the TSC around them, so a delay anywhere else (before, in
+ * between, in the wait) changes neither figure: the rate comes out right
+ * on a loaded emulator host too. (It used to wait for channel 2's output
+ * to rise and read the TSC around that: a delay before noticing it made
+ * the try long, and under QEMU, whose mode 0 counts from the count's last
+ * byte and not from the gate, a delay before the first TSC read made it
+ * short, both by up to a host time slice: on a loaded 2-core host the
+ * rate came out 6 % high to 16 % low.) PIT_RETRY: a delay let the count
+ * run out; PIT_NONE: it never moved.
+ */
+static enum pit_try_result pit_try(u32 ticks, u64 *hz)
+{
+	struct pit_sample s0, s1;
+	u64 t;
+	u32 n = 0;
 	u8 b;
 
-	/* Gate low while programming, speaker off. */
-	b = inb(PORT_B) & ~(PORT_B_SPEAKER | PORT_B_GATE2);
-	outb(PORT_B, b);
-	outb(PIT_MODE, PIT_CMD_CH2_MODE0);
-	outb(PIT_CH2_DATA, latch & 0xff);
-	outb(PIT_CH2_DATA, latch >> 8);
-	/* Start the TSC before the gate opens: a delay (SMI, VM exit, the
-	 * host descheduling an emulator) between the two then lengthens
-	 * the measured interval, as one anywhere else does, and never
-	 * shortens it, so the shortest try below is the truest. Read after
-	 * the gate, a delay there made a try too short, and the minimum
-	 * picked it (10% low under a loaded QEMU). */
-	t0 = rdtsc();
-	/* Gate high: the count starts on the next PIT clock. */
+	/* Gate high (an 8254 counts only then), speaker off; count from
+	 * the top so that the wait below stays far from 0. */
+	b = inb(PORT_B) & ~PORT_B_SPEAKER;
 	outb(PORT_B, b | PORT_B_GATE2);
+	outb(PIT_MODE, PIT_CMD_CH2_MODE0);
+	outb(PIT_CH2_DATA, 0xff);
+	outb(PIT_CH2_DATA, 0xff);
+	/* The count loads on the next PIT clock: wait until it moves. Dead
+	 * only after both many samples and a millisecond or so: a host that
+	 * stops the emulator for a while must not make a PIT look absent. */
+	pit_sample_once(&s0);
+	t = rdtsc();
 	do {
-		t1 = rdtsc();
-		if (t1 - t0 > CAL_TSC_LIMIT)
-			return 0;
-	} while (!(inb(PORT_B) & PORT_B_OUT2));
-	outb(PORT_B, b);	/* gate low again */
-	return t1 - t0;
+		pit_sample_once(&s1);
+		if (++n > CAL_DEAD_SAMPLES && rdtsc() - t > CAL_DEAD_TSC)
+			return PIT_NONE;	/* gone, or QEMU's pit=off */
+	} while (s1.count == s0.count);
+	pit_sample(&s0);
+	do {
+		pit_sample_once(&s1);
+		if (s1.count > s0.count || s1.tsc - s0.tsc > CAL_TSC_LIMIT)
+			return PIT_RETRY;
+	} while ((u32)(s0.count - s1.count) < ticks);
+	pit_sample(&s1);
+	outb(PORT_B, b & ~PORT_B_GATE2);
+	if (s1.count >= s0.count)
+		return PIT_RETRY;	/* ran out while sampling the end */
+	*hz = (s1.tsc - s0.tsc) * PIT_HZ / (u32)(s0.count - s1.count);
+	return PIT_OK;
 }
 
 u64 tsc_calibrate_pit(u32 ms)
 {
-	u64 best = 0, ticks;
-	u16 latch;
-	int i;
+	u64 hz[CAL_TRIES];
+	u32 ticks;
+	int n = 0;
 
 	if (!ms || ms > CAL_MAX_MS)
 		ms = CAL_MAX_MS;
-	latch = (u16)((u64)PIT_HZ * ms / 1000);
-	for (i = 0; i < CAL_TRIES; i++) {
-		ticks = pit_measure(latch);
-		/* The shortest run had the fewest SMIs or VM exits in it. */
-		if (ticks && (!best || ticks < best))
-			best = ticks;
+	ticks = (u32)((u64)PIT_HZ * ms / 1000);
+	for (int i = 0; i < 3 * CAL_TRIES && n < CAL_TRIES; i++) {
+		enum pit_try_result r = pit_try(ticks, &hz[n]);
+
+		if (r == PIT_NONE)
+			return 0;	/* no PIT counting: no use trying again */
+		if (r == PIT_OK)
+			n++;
 	}
-	/* Too few ticks: OUT2 was high at once, so no PIT is counting. */
-	if (best < 1000)
+	if (!n)
 		return 0;
-	return best * PIT_HZ / latch;
+	/* The median: a try whose end samples were both unlucky does not
+	 * move it. */
+	sort_u64(hz, (u64)n);
+	return hz[n / 2];
 }
 
 void tsc_init(struct cpu_info *ci)
 {
-	const char *source = "pit";
-	u64 hz;
+	u64 hpet_base, hz;
 
 	if (ci->tsc_hz || !cpu_has(ci, X86_FEATURE_TSC))
 		return;
+	hpet_base = acpi_get()->hpet_base;
 	hz = tsc_calibrate_pit(30);
-	if (!hz) {
+	if (hz) {
+		ci->tsc_source = "pit";
+		/* A second reference where the machine has one, measured
+		 * right after: two rates that disagree show a calibration a
+		 * delay (SMI, VM exit, a descheduled emulator) pushed off, in
+		 * the machine record, instead of one silently wrong rate. */
+		ci->tsc_check_hz = tsc_calibrate_hpet(hpet_base, 30);
+		if (ci->tsc_check_hz)
+			ci->tsc_check_source = "hpet";
+	} else {
 		/* No PIT counting (gone, gated, or QEMU's pit=off). */
-		hz = tsc_calibrate_hpet(acpi_get()->hpet_base, 30);
-		source = "hpet";
+		hz = tsc_calibrate_hpet(hpet_base, 30);
+		ci->tsc_source = hz ? "hpet" : "none";
 	}
 	ci->tsc_hz = hz;
-	ci->tsc_source = hz ? source : "none";
 }

@@ -89,6 +89,10 @@ struct cpu_info {
 	const char *uarch_name;	/* "skylake", ..., "unknown" */
 	u64 tsc_hz;		/* 0 until known */
 	const char *tsc_source;	/* "cpuid15", "cpuid16", "pit", "none"... */
+	/* a second calibration against another reference (tsc_init()):
+	 * its rate and reference ("hpet"); 0 and NULL when none was made */
+	u64 tsc_check_hz;
+	const char *tsc_check_source;
 	struct pmu_caps pmu;
 };
 

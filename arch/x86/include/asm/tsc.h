@@ -20,7 +20,8 @@ u64 tsc_calibrate_hpet(u64 base, u32 ms);
 
 /* Ensure ci->tsc_hz: keep the CPUID figure, else calibrate against the
  * PIT ("pit"), else the HPET ("hpet"), else leave 0 with tsc_source
- * "none". */
+ * "none". After a PIT calibration the HPET, where there is one, gives a
+ * second figure (tsc_check_hz, tsc_check_source "hpet") to check it by. */
 void tsc_init(struct cpu_info *ci);
 
 #endif
