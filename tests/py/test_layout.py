@@ -248,5 +248,27 @@ class LinkOrder(unittest.TestCase):
         self.assertEqual(placed[:len(order)], order)
 
 
+class VariantPlacement(unittest.TestCase):
+    """Every variant's code starts on a page of the built kernel, so its
+    cache sets and pages follow from its own code, not from the size of
+    what is linked before it (docs/measurement.md)."""
+
+    def test_each_variant_starts_on_a_page(self) -> None:
+        elf = paths.kernel_path()
+        if not elf.exists():
+            self.skipTest('no kernel built (./kfront build)')
+        nm = subprocess.run(['nm', '-n', '--defined-only', str(elf)], capture_output=True,
+                            text=True, check=True).stdout
+        starts = []
+        while True:
+            try:
+                starts.append(pgo_layout.text_range_of(nm, len(starts), str(elf))[0])
+            except pgo_layout.LayoutError:
+                break
+        self.assertGreaterEqual(len(starts), 3)     # O2, Os, hybrid at least
+        self.assertEqual([hex(a % build_variant.VARIANT_TEXT_ALIGN) for a in starts],
+                         ['0x0'] * len(starts))
+
+
 if __name__ == '__main__':
     unittest.main()

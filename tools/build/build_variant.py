@@ -89,6 +89,9 @@ SECTION_FLAGS = ['-ffunction-sections', '-fdata-sections']
 
 # The symbol every variant is reached through (write_entry).
 DESCRIPTOR = 'kfront_variant'
+# where each variant's code starts: a page, the largest span any modelled
+# cache set index or page number covers
+VARIANT_TEXT_ALIGN = 4096
 
 # Garbage collection keeps what the descriptor reaches, and the exception
 # table, which nothing references but the kernel's fault handler reads.
@@ -358,7 +361,13 @@ def build(args: argparse.Namespace) -> int:
          str(collect_garbage(objs, work, order))])
     localised = work / 'localised.o'
     run(['objcopy', f'--keep-global-symbol={DESCRIPTOR}', str(combined), str(localised)])
+    # Each variant's code starts on a page: the cache sets, uop-cache
+    # windows and pages its functions map to then follow from its own
+    # code alone, not from the size of the kernel code and of the other
+    # variants linked before it (docs/measurement.md, "Where each
+    # variant's code lies").
     run(['objcopy', f'--redefine-sym={DESCRIPTOR}={DESCRIPTOR}_{args.index:02d}',
+         f'--set-section-alignment=.variant.{tag}.text={VARIANT_TEXT_ALIGN}',
          str(localised), args.out])
     if args.depfile:
         if args.profile_dir:    # a new profile rebuilds the variant
