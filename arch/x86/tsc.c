@@ -87,20 +87,12 @@ enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
  * rate came out 6 % high to 16 % low.) PIT_RETRY: a delay let the count
  * run out; PIT_NONE: it never moved.
  */
-static enum pit_try_result pit_try(u32 ticks, u64 *hz)
+static enum pit_try_result pit_count(u32 ticks, u64 *hz)
 {
 	struct pit_sample s0, s1;
 	u64 t;
 	u32 n = 0;
-	u8 b;
 
-	/* Gate high (an 8254 counts only then), speaker off; count from
-	 * the top so that the wait below stays far from 0. */
-	b = inb(PORT_B) & ~PORT_B_SPEAKER;
-	outb(PORT_B, b | PORT_B_GATE2);
-	outb(PIT_MODE, PIT_CMD_CH2_MODE0);
-	outb(PIT_CH2_DATA, 0xff);
-	outb(PIT_CH2_DATA, 0xff);
 	/* The count loads on the next PIT clock: wait until it moves. Dead
 	 * only after both many samples and a millisecond or so: a host that
 	 * stops the emulator for a while must not make a PIT look absent. */
@@ -118,11 +110,27 @@ static enum pit_try_result pit_try(u32 ticks, u64 *hz)
 			return PIT_RETRY;
 	} while ((u32)(s0.count - s1.count) < ticks);
 	pit_sample(&s1);
-	outb(PORT_B, b & ~PORT_B_GATE2);
 	if (s1.count >= s0.count)
 		return PIT_RETRY;	/* ran out while sampling the end */
 	*hz = (s1.tsc - s0.tsc) * PIT_HZ / (u32)(s0.count - s1.count);
 	return PIT_OK;
+}
+
+static enum pit_try_result pit_try(u32 ticks, u64 *hz)
+{
+	enum pit_try_result r;
+	u8 b;
+
+	/* Gate high (an 8254 counts only then), speaker off; count from
+	 * the top so that the wait stays far from 0. */
+	b = inb(PORT_B) & ~PORT_B_SPEAKER;
+	outb(PORT_B, b | PORT_B_GATE2);
+	outb(PIT_MODE, PIT_CMD_CH2_MODE0);
+	outb(PIT_CH2_DATA, 0xff);
+	outb(PIT_CH2_DATA, 0xff);
+	r = pit_count(ticks, hz);
+	outb(PORT_B, b & ~PORT_B_GATE2);	/* gate low again */
+	return r;
 }
 
 u64 tsc_calibrate_pit(u32 ms)
