@@ -80,12 +80,14 @@ enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
  * read with the TSC around them, so a delay anywhere else (before, in
  * between, in the wait) changes neither figure: the rate comes out right
  * on a loaded emulator host too. (It used to wait for channel 2's output
- * to rise and read the TSC around that: a delay before noticing it made
- * the try long, and under QEMU, whose mode 0 counts from the count's last
- * byte and not from the gate, a delay before the first TSC read made it
- * short, both by up to a host time slice: on a loaded 2-core host the
- * rate came out 6 % high to 16 % low.) PIT_RETRY: a delay let the count
- * run out; PIT_NONE: it never moved.
+ * to rise, the TSC read after loading the count and before each look at
+ * the output: a delay after the count's last byte (QEMU's mode 0 counts
+ * from there, not from the gate) or before the look that saw the output
+ * high made the try short, by up to a host time slice: on a loaded
+ * 2-core host the rate came out 7 to 14 % low. With the TSC read around
+ * the load and after that look instead, a delay before the look made it
+ * long: up to 6 % high.) PIT_RETRY: a delay let the count run out;
+ * PIT_NONE: it never moved.
  */
 static enum pit_try_result pit_count(u32 ticks, u64 *hz)
 {
