@@ -84,7 +84,7 @@ enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
  * the output: a delay after the count's last byte (QEMU's mode 0 counts
  * from there, not from the gate) or before the look that saw the output
  * high made the try short, by up to a host time slice: on a loaded
- * 2-core host the rate came out 7 to 14 % low. With the TSC read around
+ * 2-core host the rate came out 7 to 13 % low. With the TSC read around
  * the load and after that look instead, a delay before the look made it
  * long: up to 6 % high.) PIT_RETRY: a delay let the count run out;
  * PIT_NONE: it never moved.
