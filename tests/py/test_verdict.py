@@ -175,6 +175,17 @@ class TestVerdict(unittest.TestCase):
         r = model.Ratio("Os", 1 / 1.0133, 1 / 1.1389, 1 / 1.0133, "")
         self.assertEqual(verdict._times(r, True), "1.01 [1.01, 1.14]")
 
+    def test_an_interval_that_excludes_1_before_holm_is_not_called_noise(self) -> None:
+        # a real host ratio: [1.003, 1.023], p 0.011, Holm's p 0.099
+        r = model.Ratio("O2", 1.0157, 1.0029, 1.0234, "", excludes_one=True,
+                        p=0.011, p_holm=0.099, significant=False)
+        _, line = verdict._pair_line("mix.tcp_rr_wakeup @64", "O2", "Os", r,
+                                     {"O2": 1.0, "Os": 1.0157}, "Os/O2", False, "")
+        self.assertEqual(line, "mix.tcp_rr_wakeup @64: no clear winner (Os/O2 1.016 "
+                               "± 0.010 excludes 1, but not after Holm's "
+                               "correction: p = 0.099)")
+        self.assertNotIn("noise", line)
+
     def test_an_interval_of_no_width_is_said_so(self) -> None:
         # simulator counts: every run the same, the inverted bounds equal
         # to the last bit or nearly

@@ -189,6 +189,13 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
         # not noise, an exact tie
         return "", f"{label}: no winner ({winner} and {other} equal: " \
                    f"{med[winner]:g} per operation)"
+    if not r.marked and r.excludes_one and r.significant is False:
+        # the interval shown excludes 1 but Holm's correction over all
+        # ratios of the counter does not: "within noise" would contradict
+        # the figures on the same line
+        holm = f": p = {r.p_holm:.2g}" if r.p_holm is not None else ""
+        return "", (f"{label}: no clear winner ({ratio_name} {_times(r, False)} "
+                    f"excludes 1, but not after Holm's correction{holm})")
     if not r.marked:
         return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
                    f"{ratio_name} {_times(r, False)})"
