@@ -115,6 +115,19 @@ class TestTerminal(unittest.TestCase):
             self.assertEqual("not invariant: its rate may follow" in table,
                              not invariant)
 
+    def test_a_tsc_check_that_differs_is_said(self) -> None:
+        # the kernel's second calibration (machine.tsc.check): shown in the
+        # machine line, and an alert only when it differs by over 1 %
+        r = build("clean")
+        for check_hz, alert in ((2_096_030_000, False), (2_140_000_000, True)):
+            r.machine["tsc"] = {"hz": 2_096_010_000, "source": "pit", "invariant": True,
+                                "check": {"hz": check_hz, "source": "hpet"}}
+            table = report.terminal_table(r, color=False)
+            self.assertIn("checked against hpet", "\n".join(report._machine_lines(r)))
+            self.assertEqual("differ by 2.1%" in table, alert, table[-600:])
+        r.machine["tsc"] = {"hz": 2_096_010_000, "source": "cpuid15", "invariant": True}
+        self.assertNotIn("checked against", "\n".join(report._machine_lines(r)))
+
     def test_hardware_event_names_shown(self) -> None:
         r = build("clean")
         r.counters.events = {"tsc": {"event": "RDTSC", "encoding": "rdtsc"}}

@@ -52,8 +52,14 @@ class Table:
 ALERT_DIGEST = "digest_mismatch"
 ALERT_LFENCE = "lfence"
 ALERT_TSC = "tsc_not_invariant"
+ALERT_TSC_CHECK = "tsc_check_differs"
 ALERT_INCOMPLETE = "incomplete"
 TERMINAL_RED_ALERTS = frozenset({ALERT_DIGEST})
+# How far the kernel's second TSC calibration (machine.tsc.check) may
+# differ from the first before it is reported: both read a counter between
+# two TSC reads and agree within 0.003 % under QEMU on a loaded host
+# (docs/bare-metal.md), so 1 % is a calibration gone wrong.
+TSC_CHECK_TOLERANCE = 0.01
 
 
 @dataclass(frozen=True)
@@ -203,6 +209,19 @@ RESULT_HEADERS = ["benchmark", "variant", "median/op", "95% CI",
 
 # -- sections ----------------------------------------------------------------
 
+def _tsc_check_diff(tsc: dict[str, Any]) -> float | None:
+    """How far the second calibration's rate (tsc.check) is from the one
+    in use, relative to it; None without a check or a rate."""
+    check = tsc.get("check")
+    hz = tsc.get("hz")
+    if not isinstance(check, dict) or not isinstance(hz, (int, float)) or hz <= 0:
+        return None
+    other = check.get("hz")
+    if not isinstance(other, (int, float)) or other <= 0:
+        return None
+    return other / hz - 1
+
+
 def _machine_lines(results: Results) -> list[str]:
     m = results.machine
     tsc = m.get("tsc") or {}
@@ -215,8 +234,13 @@ def _machine_lines(results: Results) -> list[str]:
     if tsc:
         hz = tsc.get("hz")
         mhz = f"{hz / 1e6:.0f} MHz" if isinstance(hz, (int, float)) else "?"
-        out.append(f"TSC: {mhz} (from {tsc.get('source', '?')}), "
-                   f"{'invariant' if tsc.get('invariant') else 'not invariant'}")
+        line = (f"TSC: {mhz} (from {tsc.get('source', '?')}), "
+                f"{'invariant' if tsc.get('invariant') else 'not invariant'}")
+        diff = _tsc_check_diff(tsc)
+        if diff is not None:
+            line += (f"; checked against {tsc['check'].get('source', '?')}: "
+                     f"{tsc['check']['hz'] / 1e6:.3f} MHz ({diff:+.3%})")
+        out.append(line)
     lfence = m.get("lfence") or {}
     if lfence:
         out.append(f"LFENCE: {'serialising' if lfence.get('serialising') else 'NOT serialising'}"
@@ -292,6 +316,16 @@ def _alerts(results: Results) -> list[Alert]:
                             "rate may follow the core clock or stop in deep "
                             "sleep states, so TSC ticks are not a "
                             "constant-rate reference here."))
+    diff = _tsc_check_diff(tsc) if tsc else None
+    if diff is not None and abs(diff) > TSC_CHECK_TOLERANCE:
+        blocks.append(Alert(ALERT_TSC_CHECK, f"The TSC rate in use ({tsc['hz'] / 1e6:.3f} MHz "
+                            f"from {tsc.get('source', '?')}) and the kernel's check "
+                            f"against {tsc['check'].get('source', '?')} "
+                            f"({tsc['check']['hz'] / 1e6:.3f} MHz) differ by "
+                            f"{abs(diff):.1%}: one calibration was pushed off (an SMI, "
+                            "a busy hypervisor); figures in TSC ticks are unaffected, "
+                            "anything converted to time with that rate may be off "
+                            "by as much."))
     if not results.complete:
         run = results.run
         why = ("records were lost on the way" if run.get("ended", True)
