@@ -20,6 +20,7 @@
 #define FS_PER_S		1000000000000000ULL
 #define HPET_MAX_PERIOD_FS	100000000ULL	/* the spec's 100 ns bound */
 #define CAL_TRIES		3
+#define CAL_SAMPLES		5	/* readings at each end; the tightest is used */
 #define CAL_TSC_LIMIT		(1ULL << 34)	/* a dead counter: give up */
 
 static volatile u8 *hpet;
@@ -34,22 +35,56 @@ static void hpet_write64(u32 reg, u64 v)
 	*(volatile u64 *)(hpet + reg) = v;
 }
 
-/* TSC ticks and HPET ticks over about `hpet_ticks` of the HPET. A 32-bit
- * counter (mask) wraps in about 5 minutes at 14.3 MHz: the masked
- * difference stays right across one wrap. */
+/* A reading of the main counter placed in TSC time: read between two TSC
+ * reads; tsc is their midpoint, spread their distance (the uncertainty). */
+struct hpet_sample {
+	u64 tsc, spread, count;
+};
+
+static void hpet_sample_once(struct hpet_sample *s)
+{
+	u64 a, b;
+
+	a = rdtsc();
+	s->count = hpet_read64(HPET_COUNTER);
+	b = rdtsc();
+	s->tsc = a + (b - a) / 2;
+	s->spread = b - a;
+}
+
+/* The tightest of CAL_SAMPLES readings in a row: a delay (SMI, VM exit,
+ * the host descheduling an emulator) between a reading's two TSC reads
+ * widens that reading only. */
+static void hpet_sample(struct hpet_sample *best)
+{
+	struct hpet_sample s;
+
+	hpet_sample_once(best);
+	for (int i = 1; i < CAL_SAMPLES; i++) {
+		hpet_sample_once(&s);
+		if (s.spread < best->spread)
+			*best = s;
+	}
+}
+
+/* TSC ticks and HPET ticks between two readings about `hpet_ticks` of the
+ * HPET apart, each placed between two TSC reads, so that a delay anywhere
+ * else moves neither figure (the PIT's calibration does the same,
+ * tsc.c). A 32-bit counter (mask) wraps in about 5 minutes at 14.3 MHz:
+ * the masked difference stays right across one wrap. */
 static bool hpet_measure(u64 hpet_ticks, u64 mask, u64 *tsc, u64 *ticks)
 {
-	u64 c0, t0, t1;
+	struct hpet_sample s0, s1;
 
-	c0 = hpet_read64(HPET_COUNTER);
-	t0 = rdtsc();
+	hpet_sample(&s0);
 	do {
-		*ticks = (hpet_read64(HPET_COUNTER) - c0) & mask;
-		t1 = rdtsc();
-		if (t1 - t0 > CAL_TSC_LIMIT)
+		hpet_sample_once(&s1);
+		if (s1.tsc - s0.tsc > CAL_TSC_LIMIT)
 			return false;
-	} while (*ticks < hpet_ticks);
-	*tsc = t1 - t0;
+	} while (((s1.count - s0.count) & mask) < hpet_ticks);
+	hpet_sample(&s1);
+	*tsc = s1.tsc - s0.tsc;
+	*ticks = (s1.count - s0.count) & mask;
 	return true;
 }
 
