@@ -5,6 +5,7 @@
  * the hardware itself, so no assumption about its rate is made. Kernel
  * only: memory-mapped I/O. */
 #include <asm/tsc.h>
+#include <asm/tsc_sample.h>
 #include <asm/x86.h>
 #include <kfront/arch.h>
 #include <kfront/compiler.h>
@@ -20,7 +21,6 @@
 #define FS_PER_S		1000000000000000ULL
 #define HPET_MAX_PERIOD_FS	100000000ULL	/* the spec's 100 ns bound */
 #define CAL_TRIES		3
-#define CAL_SAMPLES		5	/* readings at each end; the tightest is used */
 #define CAL_TSC_LIMIT		(1ULL << 34)	/* a dead counter: give up */
 
 static volatile u8 *hpet;
@@ -35,36 +35,10 @@ static void hpet_write64(u32 reg, u64 v)
 	*(volatile u64 *)(hpet + reg) = v;
 }
 
-/* A reading of the main counter placed in TSC time: read between two TSC
- * reads; tsc is their midpoint, spread their distance (the uncertainty). */
-struct hpet_sample {
-	u64 tsc, spread, count;
-};
-
-static void hpet_sample_once(struct hpet_sample *s)
+/* The main counter (between the two TSC reads of a sample). */
+static void hpet_read_counter(struct tsc_sample *s)
 {
-	u64 a, b;
-
-	a = rdtsc();
 	s->count = hpet_read64(HPET_COUNTER);
-	b = rdtsc();
-	s->tsc = a + (b - a) / 2;
-	s->spread = b - a;
-}
-
-/* The tightest of CAL_SAMPLES readings in a row: a delay (SMI, VM exit,
- * the host descheduling an emulator) between a reading's two TSC reads
- * widens that reading only. */
-static void hpet_sample(struct hpet_sample *best)
-{
-	struct hpet_sample s;
-
-	hpet_sample_once(best);
-	for (int i = 1; i < CAL_SAMPLES; i++) {
-		hpet_sample_once(&s);
-		if (s.spread < best->spread)
-			*best = s;
-	}
 }
 
 /* TSC ticks and HPET ticks between two readings about `hpet_ticks` of the
@@ -74,15 +48,15 @@ static void hpet_sample(struct hpet_sample *best)
  * the masked difference stays right across one wrap. */
 static bool hpet_measure(u64 hpet_ticks, u64 mask, u64 *tsc, u64 *ticks)
 {
-	struct hpet_sample s0, s1;
+	struct tsc_sample s0, s1;
 
-	hpet_sample(&s0);
+	tsc_sample(hpet_read_counter, &s0);
 	do {
-		hpet_sample_once(&s1);
+		tsc_sample_once(hpet_read_counter, &s1);
 		if (s1.tsc - s0.tsc > CAL_TSC_LIMIT)
 			return false;
 	} while (((s1.count - s0.count) & mask) < hpet_ticks);
-	hpet_sample(&s1);
+	tsc_sample(hpet_read_counter, &s1);
 	*tsc = s1.tsc - s0.tsc;
 	*ticks = (s1.count - s0.count) & mask;
 	return true;

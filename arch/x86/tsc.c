@@ -3,6 +3,7 @@
  * whose gate is in port 0x61, so no interrupt is needed). Kernel only: it
  * does port I/O. */
 #include <asm/tsc.h>
+#include <asm/tsc_sample.h>
 #include <asm/x86.h>
 #include <kfront/acpi.h>
 #include <kfront/compiler.h>
@@ -24,9 +25,6 @@
 
 #define CAL_MAX_MS		50	/* from a 0xffff count: at most 54.9 ms */
 #define CAL_TRIES		3
-/* Samples taken at each end of a try; the one whose two TSC reads lie
- * closest together is used. */
-#define CAL_SAMPLES		5
 /* Give up waiting after this many TSC ticks (several seconds at any
  * plausible rate): a machine without a PIT must not hang the boot. */
 #define CAL_TSC_LIMIT		(1ULL << 34)
@@ -35,41 +33,15 @@
 #define CAL_DEAD_TSC		(1ULL << 22)
 #define CAL_DEAD_SAMPLES	10000
 
-/* A count of channel 2 placed in TSC time: latched between two TSC reads;
- * tsc is their midpoint, spread their distance (the uncertainty). */
-struct pit_sample {
-	u64 tsc, spread;
-	u16 count;
-};
-
-static void pit_sample_once(struct pit_sample *s)
+/* Channel 2's count, latched (between the two TSC reads of a sample). */
+static void pit_read(struct tsc_sample *s)
 {
-	u64 a, b;
 	u8 lo, hi;
 
-	a = rdtsc();
 	outb(PIT_MODE, PIT_CMD_CH2_LATCH);
-	b = rdtsc();
 	lo = inb(PIT_CH2_DATA);
 	hi = inb(PIT_CH2_DATA);
-	s->tsc = a + (b - a) / 2;
-	s->spread = b - a;
 	s->count = (u16)(lo | hi << 8);
-}
-
-/* The most precise of CAL_SAMPLES samples in a row: a delay (SMI, VM
- * exit, the host descheduling an emulator) between a sample's two TSC
- * reads widens that sample only, and the next one is tight again. */
-static void pit_sample(struct pit_sample *best)
-{
-	struct pit_sample s;
-
-	pit_sample_once(best);
-	for (int i = 1; i < CAL_SAMPLES; i++) {
-		pit_sample_once(&s);
-		if (s.spread < best->spread)
-			*best = s;
-	}
 }
 
 enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
@@ -91,27 +63,27 @@ enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
  */
 static enum pit_try_result pit_count(u32 ticks, u64 *hz)
 {
-	struct pit_sample s0, s1;
+	struct tsc_sample s0, s1;
 	u64 t;
 	u32 n = 0;
 
 	/* The count loads on the next PIT clock: wait until it moves. Dead
 	 * only after both many samples and a millisecond or so: a host that
 	 * stops the emulator for a while must not make a PIT look absent. */
-	pit_sample_once(&s0);
+	tsc_sample_once(pit_read, &s0);
 	t = rdtsc();
 	do {
-		pit_sample_once(&s1);
+		tsc_sample_once(pit_read, &s1);
 		if (++n > CAL_DEAD_SAMPLES && rdtsc() - t > CAL_DEAD_TSC)
 			return PIT_NONE;	/* gone, or QEMU's pit=off */
 	} while (s1.count == s0.count);
-	pit_sample(&s0);
+	tsc_sample(pit_read, &s0);
 	do {
-		pit_sample_once(&s1);
+		tsc_sample_once(pit_read, &s1);
 		if (s1.count > s0.count || s1.tsc - s0.tsc > CAL_TSC_LIMIT)
 			return PIT_RETRY;
 	} while ((u32)(s0.count - s1.count) < ticks);
-	pit_sample(&s1);
+	tsc_sample(pit_read, &s1);
 	if (s1.count >= s0.count)
 		return PIT_RETRY;	/* ran out while sampling the end */
 	*hz = (s1.tsc - s0.tsc) * PIT_HZ / (u32)(s0.count - s1.count);
