@@ -21,7 +21,6 @@
 #define FS_PER_S		1000000000000000ULL
 #define HPET_MAX_PERIOD_FS	100000000ULL	/* the spec's 100 ns bound */
 #define CAL_TRIES		3
-#define CAL_TSC_LIMIT		(1ULL << 34)	/* a dead counter: give up */
 
 static volatile u8 *hpet;
 
@@ -53,7 +52,7 @@ static bool hpet_measure(u64 hpet_ticks, u64 mask, u64 *tsc, u64 *ticks)
 	tsc_sample(hpet_read_counter, &s0);
 	do {
 		tsc_sample_once(hpet_read_counter, &s1);
-		if (s1.tsc - s0.tsc > CAL_TSC_LIMIT)
+		if (s1.tsc - s0.tsc > TSC_SAMPLE_LIMIT)
 			return false;
 	} while (((s1.count - s0.count) & mask) < hpet_ticks);
 	tsc_sample(hpet_read_counter, &s1);

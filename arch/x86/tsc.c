@@ -25,9 +25,6 @@
 
 #define CAL_MAX_MS		50	/* from a 0xffff count: at most 54.9 ms */
 #define CAL_TRIES		3
-/* Give up waiting after this many TSC ticks (several seconds at any
- * plausible rate): a machine without a PIT must not hang the boot. */
-#define CAL_TSC_LIMIT		(1ULL << 34)
 /* A counting PIT moves every 838 ns: a count still unchanged after this
  * many TSC ticks (about a millisecond at any plausible rate) is none. */
 #define CAL_DEAD_TSC		(1ULL << 22)
@@ -64,23 +61,21 @@ enum pit_try_result { PIT_NONE, PIT_RETRY, PIT_OK };
 static enum pit_try_result pit_count(u32 ticks, u64 *hz)
 {
 	struct tsc_sample s0, s1;
-	u64 t;
 	u32 n = 0;
 
 	/* The count loads on the next PIT clock: wait until it moves. Dead
 	 * only after both many samples and a millisecond or so: a host that
 	 * stops the emulator for a while must not make a PIT look absent. */
 	tsc_sample_once(pit_read, &s0);
-	t = rdtsc();
 	do {
 		tsc_sample_once(pit_read, &s1);
-		if (++n > CAL_DEAD_SAMPLES && rdtsc() - t > CAL_DEAD_TSC)
+		if (++n > CAL_DEAD_SAMPLES && s1.tsc - s0.tsc > CAL_DEAD_TSC)
 			return PIT_NONE;	/* gone, or QEMU's pit=off */
 	} while (s1.count == s0.count);
 	tsc_sample(pit_read, &s0);
 	do {
 		tsc_sample_once(pit_read, &s1);
-		if (s1.count > s0.count || s1.tsc - s0.tsc > CAL_TSC_LIMIT)
+		if (s1.count > s0.count || s1.tsc - s0.tsc > TSC_SAMPLE_LIMIT)
 			return PIT_RETRY;
 	} while ((u32)(s0.count - s1.count) < ticks);
 	tsc_sample(pit_read, &s1);

@@ -13,6 +13,10 @@
 #include <kfront/types.h>
 
 #define TSC_SAMPLE_READINGS	5	/* readings per end; the tightest is kept */
+/* Give up waiting for a reference clock after this many TSC ticks
+ * (several seconds at any plausible rate): a machine whose PIT or HPET
+ * does not count must not hang the boot. */
+#define TSC_SAMPLE_LIMIT	(1ULL << 34)
 
 struct tsc_sample {
 	u64 tsc;	/* midpoint of the two TSC reads */
