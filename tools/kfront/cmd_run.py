@@ -251,9 +251,14 @@ def run(args: argparse.Namespace) -> int:
             peer.close()
     lifecycle.clear_salvage_hint()
     # the first boot's records; the time until the last boot ended
-    res = dataclasses.replace(boots[0], elapsed_s=max(b.elapsed_s for b in boots))
+    # the first boot's records; the time until the last boot ended; the
+    # CPU time of all boots (known only if each boot's is)
+    cpu = [b.cpu_s for b in boots]
+    res = dataclasses.replace(boots[0], elapsed_s=max(b.elapsed_s for b in boots),
+                              cpu_s=None if None in cpu else sum(cpu))
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s'
-          f'{f" ({len(boots)} boots at once)" if len(boots) > 1 else ""}', flush=True)
+          f'{f" ({len(boots)} boots at once)" if len(boots) > 1 else ""}'
+          f'{f", {res.cpu_s:.1f} s of CPU" if res.cpu_s is not None else ""}', flush=True)
     merged_run = None
     if len(benches) > 1 and sim_out is not None:
         # a boot that failed fails the run: its status, else the first's
@@ -381,6 +386,7 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
             return 1
         run, complete = col.runs[-1], col.complete
     extra = {'source': 'qemu', 'qemu': {'command': res.command, 'elapsed_s': round(res.elapsed_s, 1),
+                                        'cpu_s': None if res.cpu_s is None else round(res.cpu_s, 1),
                                         'firmware': args.firmware, 'accel': args.accel,
                                         'cpu': args.cpu, 'memory_mb': args.memory,
                                         'smp': args.smp,

@@ -97,6 +97,7 @@ class BootResult:
     elapsed_s: float
     first_line_s: float | None      # QEMU start to the kernel's first line
     command: list[str]
+    cpu_s: float | None = None      # QEMU's user + system CPU seconds, all threads
 
     @property
     def text(self) -> str:
@@ -218,12 +219,40 @@ class _Proc:
     timed_out: bool = False
     done: bool = False
     end: float = 0.0
+    cpu_s: float | None = None
 
     def finish(self, sel: selectors.BaseSelector, timed_out: bool = False) -> None:
         """Its output has ended (or its time is up): stop watching it."""
         self.done, self.timed_out = True, timed_out
         self.end = time.monotonic()
         sel.unregister(self.proc.stdout)
+
+
+def _exited(proc: subprocess.Popen[bytes]) -> bool:
+    """True once the process has ended, without reaping it: _reap()
+    then reads its CPU time."""
+    if proc.returncode is not None:
+        return True
+    try:
+        return os.waitid(os.P_PID, proc.pid,
+                         os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> float | None:
+    """Wait for the process; its user + system CPU seconds (all its
+    threads: QEMU's TCG thread and the simulator plugin run in them), or
+    None if something else reaped it first."""
+    if proc.returncode is not None:
+        return None
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    except ChildProcessError:
+        proc.wait()
+        return None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | None],
@@ -255,7 +284,7 @@ def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | No
             left = min(p.timeout - (now - start) for p in procs if not p.done)
             events = sel.select(timeout=min(left, 0.5))
             for p in procs:
-                if not p.done and not events and p.proc.poll() is not None:
+                if not p.done and not events and _exited(p.proc):
                     p.finish(sel)
             for key, _ in events:
                 p = procs[key.data]
@@ -273,12 +302,12 @@ def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | No
                     on_output(chunk)
     finally:
         for p in procs:
-            if p.timed_out or p.proc.poll() is None:
+            if p.timed_out or not _exited(p.proc):
                 try:
                     os.killpg(p.proc.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            p.proc.wait()
+            p.cpu_s = _reap(p.proc)
             p.proc.stdout.close()
             if p.logf:
                 p.logf.close()
@@ -289,5 +318,6 @@ def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | No
         results.append(BootResult(status=None if p.timed_out else _status_from_rc(rc),
                                   qemu_rc=rc, timed_out=p.timed_out, output=bytes(p.out),
                                   elapsed_s=(p.end or time.monotonic()) - start,
-                                  first_line_s=p.first_line, command=p.cmd))
+                                  first_line_s=p.first_line, command=p.cmd,
+                                  cpu_s=p.cpu_s))
     return results

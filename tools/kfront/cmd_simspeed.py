@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""`kfront sim-speed`: the simulator's slowdown against plain TCG.
+
+docs/fesim.md's budgets compare the same boot with and without the fesim
+plugin: the quick suite with the kernel arguments a simulated `kfront
+run` uses (`runs=SIM_RUNS budget_ms=SIM_BUDGET_MS`). This command runs
+`kfront run --quick --no-host` with `--sim none` (those arguments given
+explicitly) and with each `--sim` list, in rounds (every list once per
+round, the plain run first), and compares each list with the plain run
+of its own round: this machine's speed drifts, a round's runs are
+minutes apart. Two ratios per run, both from results.json's
+`extra.qemu`:
+
+- wall: QEMU's wall time until the last boot ended, as a user waits
+  for it (kfront deals a simulated run over one boot per core, the plain
+  run is one boot);
+- CPU: the user + system seconds of every QEMU of the run, the work
+  done, whatever the number of cores.
+
+A run that failed or ended incomplete (a watchdog, a timeout) did other
+work than the plain run: it is shown and left out of the ratios. A
+plain and a simulated run whose kernels parsed different settings, or
+measured different points, are an error.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from kfront import argtypes, kargs, paths, sim
+from kfront.cmd_run import SIM_BUDGET_MS, SIM_RUNS
+
+PRESETS = ('skylake', 'zen4', 'goldencove')
+# issue 18's second budget: three models under three policy settings
+NINE = ','.join(f'{m}{p}' for m in PRESETS for p in ('', '@plru', '@random'))
+DEFAULT_SIMS = ('skylake', NINE)
+ONE_SETTING_BUDGET = 3.0
+NINE_SETTINGS_BUDGET = 10.0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        'sim-speed',
+        help="measure the simulator's slowdown against plain TCG (docs/fesim.md, budgets)",
+        description='Run the quick suite in QEMU without the simulator and with each '
+                    '--sim list, in rounds, and print each list\'s slowdown against the '
+                    'plain run of the same round (QEMU wall time and CPU time), with the '
+                    'budget that applies: 3x for one setting, 10x for three models under '
+                    'three policies. Writes sim-speed.json and every run\'s output to --out.')
+    p.add_argument('--sim', action='append', metavar='MODELS',
+                   help='a simulator setting list to time, as for kfront run --sim; '
+                        'repeat for several (default: skylake, then the nine settings '
+                        f'{NINE})')
+    p.add_argument('--rounds', type=rounds_arg, default=3, metavar='N',
+                   help='rounds: each runs the plain suite and every list once (default 3)')
+    p.add_argument('--sim-jobs', type=argtypes.sim_jobs, metavar='N',
+                   help='boots at once for the simulated runs, as for kfront run '
+                        '(default: one per core)')
+    p.add_argument('--out', type=Path,
+                   help='output directory (default results/sim-speed-DATE-TIME/)')
+    p.add_argument('--bench', metavar='GLOBS',
+                   help='only these benchmarks, as for kfront run (a shorter check; the '
+                        'budgets are for the whole quick suite)')
+    p.set_defaults(func=main)
+
+
+def rounds_arg(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 50:
+        raise argparse.ArgumentTypeError(f'{text!r}: want a whole number of rounds from 1 to 50')
+    return int(text)
+
+
+def budget_for(models: list[str]) -> float | None:
+    """The budget docs/fesim.md gives for this list: one setting, or
+    three models each under the three policies; None for others."""
+    if len(models) == 1:
+        return ONE_SETTING_BUDGET
+    pairs = {(m.partition('@')[0], m.partition('@')[2] or 'lru') for m in models}
+    bases = {b for b, _ in pairs}
+    if len(models) == 9 and len(pairs) == 9 and len(bases) == 3 and \
+            all({p for b2, p in pairs if b2 == b} == set(sim.POLICIES) for b in bases):
+        return NINE_SETTINGS_BUDGET
+    return None
+
+
+def run_args(sim_list: str | None, out: Path, bench: str | None,
+             sim_jobs: int | None) -> list[str]:
+    """The kfront run command line of one timed run."""
+    args = [sys.executable, str(paths.ROOT / 'kfront'), 'run', '--quick', '--no-host',
+            '--out', str(out)] + (['--bench', bench] if bench else [])
+    if sim_list is None:
+        # the arguments a simulated run boots with (cmd_run.kernel_args)
+        return args + ['--sim', 'none', '--', f'runs={SIM_RUNS}',
+                       f'budget_ms={SIM_BUDGET_MS}']
+    if sim_jobs:
+        args += ['--sim-jobs', str(sim_jobs)]
+    return args + ['--sim', sim_list]
+
+
+def timed_run(sim_list: str | None, out: Path, bench: str | None,
+              sim_jobs: int | None) -> dict[str, Any]:
+    """Run one kfront run (its output to out.log); what results.json says."""
+    log = out.with_suffix('.log')
+    cmd = run_args(sim_list, out, bench, sim_jobs)
+    entry: dict[str, Any] = {'sim': sim_list or 'none', 'command': cmd[1:],
+                             'load_before': os.getloadavg()[0], 'log': str(log)}
+    with open(log, 'wb') as logf:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=logf,
+                                stderr=subprocess.STDOUT)
+        try:
+            entry['status'] = proc.wait()
+        except BaseException:
+            # a stop signal: let the run stop its QEMU itself
+            proc.terminate()
+            proc.wait()
+            raise
+    try:
+        res = json.loads((out / 'results.json').read_text(encoding='utf-8'))
+    except (OSError, ValueError) as exc:
+        entry['problem'] = f'no results.json ({exc.__class__.__name__}); see {log}'
+        return entry
+    q = res.get('extra', {}).get('qemu', {})
+    entry.update(elapsed_s=q.get('elapsed_s'), cpu_s=q.get('cpu_s'),
+                 complete=bool(res.get('complete')), config=res.get('config'),
+                 points=sorted({f"{r.get('bench')}/{r.get('variant')}/{r.get('footprint')}/"
+                                f"{r.get('state')}" for r in res.get('results', [])}))
+    if entry['status'] != 0 or not entry['complete']:
+        entry['problem'] = (f'exit status {entry["status"]}, '
+                            f'{"complete" if entry["complete"] else "incomplete"}; see {log}')
+    elif entry['elapsed_s'] is None:
+        entry['problem'] = 'results.json has no QEMU time'
+    return entry
+
+
+def same_work(plain: dict[str, Any], run: dict[str, Any]) -> str | None:
+    """Why a simulated run did other work than the plain one, or None."""
+    if plain.get('config') != run.get('config'):
+        return (f'the kernel parsed other settings: {plain.get("config")} without the '
+                f'simulator, {run.get("config")} with {run["sim"]}')
+    if plain.get('points') != run.get('points'):
+        return f'other points measured with {run["sim"]} than without the simulator'
+    return None
+
+
+def ratio(run: dict[str, Any], plain: dict[str, Any], key: str) -> float | None:
+    if run.get('problem') or plain.get('problem'):
+        return None
+    a, b = run.get(key), plain.get(key)
+    return round(a / b, 3) if a is not None and b else None
+
+
+def spread(values: list[float]) -> dict[str, Any]:
+    """Median, minimum and maximum of the known values."""
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return {'n': 0}
+    return {'n': len(vals), 'median': round(statistics.median(vals), 3),
+            'min': min(vals), 'max': max(vals)}
+
+
+def summarise(rounds: list[list[dict[str, Any]]], sims: list[str]) -> list[dict[str, Any]]:
+    """One row per list: its times and ratios over the rounds, its budget."""
+    rows = []
+    for k, sim_list in enumerate([None, *sims]):
+        runs = [r[k] for r in rounds]
+        row: dict[str, Any] = {
+            'sim': sim_list or 'none',
+            'settings': len(sim.parse_models(sim_list)) if sim_list else 0,
+            'elapsed_s': spread([None if r.get('problem') else r.get('elapsed_s')
+                                 for r in runs]),
+            'cpu_s': spread([None if r.get('problem') else r.get('cpu_s') for r in runs])}
+        if sim_list:
+            wall = [ratio(r[k], r[0], 'elapsed_s') for r in rounds]
+            cpu = [ratio(r[k], r[0], 'cpu_s') for r in rounds]
+            budget = budget_for(sim.parse_models(sim_list))
+            row.update(wall_ratio=spread(wall), cpu_ratio=spread(cpu), budget=budget)
+            if budget is not None:
+                row['wall_within_budget'] = sum(1 for w in wall if w is not None and w <= budget)
+                row['cpu_within_budget'] = sum(1 for c in cpu if c is not None and c <= budget)
+        rows.append(row)
+    return rows
+
+
+def fmt_spread(s: dict[str, Any], unit: str) -> str:
+    if not s.get('n'):
+        return 'unavailable'
+    if s['n'] == 1:
+        return f'{s["median"]:g}{unit}'
+    return f'{s["median"]:g}{unit} [{s["min"]:g}, {s["max"]:g}]'
+
+
+def print_summary(rows: list[dict[str, Any]], n_rounds: int) -> None:
+    print(f'kfront sim-speed: median [min, max] over {n_rounds} round(s); a ratio is '
+          'against the plain run of the same round')
+    for row in rows:
+        name = 'plain TCG (--sim none)' if row['sim'] == 'none' else \
+            f'--sim {row["sim"]} ({row["settings"]} setting{"s" if row["settings"] > 1 else ""})'
+        print(f'  {name}')
+        print(f'    QEMU wall {fmt_spread(row["elapsed_s"], " s")}, '
+              f'CPU {fmt_spread(row["cpu_s"], " s")}')
+        if row['sim'] == 'none':
+            continue
+        print(f'    slowdown: wall {fmt_spread(row["wall_ratio"], "x")}, '
+              f'CPU {fmt_spread(row["cpu_ratio"], "x")}')
+        if row['budget'] is not None:
+            n = row['wall_ratio'].get('n', 0)
+            print(f'    budget {row["budget"]:g}x: wall within it in '
+                  f'{row["wall_within_budget"]} of {n} round(s), CPU in '
+                  f'{row["cpu_within_budget"]} of {row["cpu_ratio"].get("n", 0)}')
+        else:
+            print('    no budget for this list (docs/fesim.md: one setting, or three '
+                  'models under three policies)')
+
+
+def main(args: argparse.Namespace) -> int:
+    sims = args.sim or list(DEFAULT_SIMS)
+    for s in sims:
+        try:
+            sim.parse_models(s)
+        except sim.SimError as exc:
+            print(f'kfront sim-speed: --sim {s}: {exc}', file=sys.stderr)
+            return 2
+    problem = args.bench and kargs.check_lists(None, args.bench)
+    if problem:
+        print(f'kfront sim-speed: {problem}', file=sys.stderr)
+        return 2
+    out = args.out or paths.ROOT / 'results' / \
+        f'sim-speed-{datetime.datetime.now().strftime("%Y%m%d-%H%M%S")}'
+    out.mkdir(parents=True, exist_ok=True)
+    doc: dict[str, Any] = {'cpus': os.cpu_count(), 'bench': args.bench,
+                           'sims': sims, 'rounds': []}
+    status = 0
+    for n in range(1, args.rounds + 1):
+        rdir = out / f'round-{n}'
+        rdir.mkdir(exist_ok=True)
+        runs = []
+        for k, sim_list in enumerate([None, *sims]):
+            label = 'plain' if sim_list is None else f'sim-{k}'
+            started = time.monotonic()
+            print(f'kfront sim-speed: round {n}/{args.rounds}: '
+                  f'{"--sim none" if sim_list is None else "--sim " + sim_list} '
+                  f'(output {rdir / label})', flush=True)
+            run = timed_run(sim_list, rdir / label, args.bench, args.sim_jobs)
+            if sim_list is not None and not run.get('problem') and not runs[0].get('problem'):
+                why = same_work(runs[0], run)
+                if why:
+                    print(f'kfront sim-speed: {why}', file=sys.stderr)
+                    run['problem'] = why
+                    status = 1
+            if run.get('problem'):
+                print(f'kfront sim-speed:   not counted: {run["problem"]}', file=sys.stderr)
+            else:
+                cpu = run.get('cpu_s')
+                print(f'kfront sim-speed:   QEMU {run["elapsed_s"]} s wall, '
+                      f'{"unknown" if cpu is None else cpu} s CPU '
+                      f'({time.monotonic() - started:.0f} s in all, '
+                      f'load average {run["load_before"]:.1f} before)', flush=True)
+            runs.append(run)
+        doc['rounds'].append(runs)
+        doc['summary'] = summarise(doc['rounds'], sims)
+        (out / 'sim-speed.json').write_text(json.dumps(doc, indent=1) + '\n', encoding='utf-8')
+    print_summary(doc['summary'], args.rounds)
+    if args.bench:
+        print(f'kfront sim-speed: --bench {args.bench}: these benchmarks only; the budgets '
+              'are for the whole quick suite')
+    print(f'kfront sim-speed: wrote {out / "sim-speed.json"}')
+    if any(r.get('problem') for runs in doc['rounds'] for r in runs):
+        status = status or 1
+    return status
