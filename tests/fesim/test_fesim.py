@@ -834,7 +834,7 @@ class MemoExact(KnownAnswerPrograms, unittest.TestCase):
 
     def test_speed_line(self) -> None:
         """speed=on adds one last line saying how each segment's part in
-        each model was done (docs/fesim.md, "Budgets"); every other line
+        each model was done (docs/fesim.md, "Output format"); every other line
         is unchanged. memo=off simulates exactly the runs that memo=on
         replays or simulates, so the two accounts must add up."""
         assert TOOLS is not None

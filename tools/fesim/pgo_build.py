@@ -4,7 +4,7 @@
 
 The plugin's per-TB path is branchy code whose hot side depends on the
 workload (memo replays, uop-cache fills, loop replay), so GCC lays it out
-and inlines it better from a profile (docs/fesim.md, "Budgets"). The
+and inlines it better from a profile (docs/fesim.md, "Speed"). The
 build, in one step so that both compilations name their profile files
 alike (GCC names them after the -o path):
 

@@ -294,6 +294,10 @@ def run(args: argparse.Namespace) -> int:
         host_label = truth.host_label(truth.read_host_cpu()) if host_doc else ''
     tr = {'models': models, 'model_note': model_note, 'host_doc': host_doc,
           'host': host_label, 'host_note': host_note,
+          # each boot's own times: how well the boots run at once were dealt
+          'qemu_boots': [{'elapsed_s': round(b.elapsed_s, 1),
+                          'cpu_s': None if b.cpu_s is None else round(b.cpu_s, 1)}
+                         for b in boots],
           'sim_boots': parts if len(parts) > 1 else None,
           'bench_boots': [{'bench': part, 'cmdline': ' '.join(c.kernel_args),
                            'log': lg.name, 'fesim': f'fesim-{k + 1}.jsonl'}
@@ -391,6 +395,8 @@ def finish(out: Path, log: Path, res: qemu.BootResult, args: argparse.Namespace,
                                         'cpu': args.cpu, 'memory_mb': args.memory,
                                         'smp': args.smp,
                                         'kernel_status': res.status}}
+    if tr.get('qemu_boots'):
+        extra['qemu']['boots'] = tr['qemu_boots']
     if wire_peer:
         extra['wire_peer'] = wire_peer
     names = [str(v.get('name')) for v in (run.begin.payload.get('variants') or [])] \

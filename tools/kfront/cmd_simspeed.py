@@ -128,7 +128,7 @@ def timed_run(sim_list: str | None, out: Path, bench: str | None,
         entry['problem'] = f'no results.json ({exc.__class__.__name__}); see {log}'
         return entry
     q = res.get('extra', {}).get('qemu', {})
-    entry.update(elapsed_s=q.get('elapsed_s'), cpu_s=q.get('cpu_s'),
+    entry.update(elapsed_s=q.get('elapsed_s'), cpu_s=q.get('cpu_s'), boots=q.get('boots'),
                  complete=bool(res.get('complete')), config=res.get('config'),
                  points=sorted({f"{r.get('bench')}/{r.get('variant')}/{r.get('footprint')}/"
                                 f"{r.get('state')}" for r in res.get('results', [])}))
@@ -190,15 +190,21 @@ def summarise(rounds: list[list[dict[str, Any]]], sims: list[str]) -> list[dict[
 
 
 def fmt_spread(s: dict[str, Any], unit: str) -> str:
+    """"2.37x [1.99, 2.62]": the median, then the range of several."""
     if not s.get('n'):
         return 'unavailable'
+    digits = 2 if unit == 'x' else 1
     if s['n'] == 1:
-        return f'{s["median"]:g}{unit}'
-    return f'{s["median"]:g}{unit} [{s["min"]:g}, {s["max"]:g}]'
+        return f'{s["median"]:.{digits}f}{unit}'
+    return f'{s["median"]:.{digits}f}{unit} [{s["min"]:.{digits}f}, {s["max"]:.{digits}f}]'
+
+
+def rounds_text(n: int) -> str:
+    return f'{n} round{"s" if n != 1 else ""}'
 
 
 def print_summary(rows: list[dict[str, Any]], n_rounds: int) -> None:
-    print(f'kfront sim-speed: median [min, max] over {n_rounds} round(s); a ratio is '
+    print(f'kfront sim-speed: median [min, max] over {rounds_text(n_rounds)}; a ratio is '
           'against the plain run of the same round')
     for row in rows:
         name = 'plain TCG (--sim none)' if row['sim'] == 'none' else \
@@ -213,7 +219,7 @@ def print_summary(rows: list[dict[str, Any]], n_rounds: int) -> None:
         if row['budget'] is not None:
             n = row['wall_ratio'].get('n', 0)
             print(f'    budget {row["budget"]:g}x: wall within it in '
-                  f'{row["wall_within_budget"]} of {n} round(s), CPU in '
+                  f'{row["wall_within_budget"]} of {rounds_text(n)}, CPU in '
                   f'{row["cpu_within_budget"]} of {row["cpu_ratio"].get("n", 0)}')
         else:
             print('    no budget for this list (docs/fesim.md: one setting, or three '

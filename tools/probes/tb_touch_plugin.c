@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A probe, not part of kfront: the floor under fesim's per-TB work
- * (docs/fesim.md, "Budgets", "Where the time goes"). Every translated
+ * (docs/fesim-speed-log.md, "Where the time goes"). Every translated
  * block gets a record of RECORD_BYTES, as fesim's records average 446
  * bytes, and every execution of the block reads one 8-byte word from
  * each of the first lines=N 64-byte lines of its record and adds one to
