@@ -55,6 +55,18 @@ class SplitRun(unittest.TestCase):
     def tearDownClass(cls) -> None:
         cls._tmp.cleanup()
 
+    def test_each_boot_reports_its_own_times(self) -> None:
+        """extra.qemu: the run's wall time is its last boot's, its CPU
+        time all boots' (read from wait4 as each QEMU is reaped)."""
+        for jobs, n in (('1', 1), ('2', 2)):
+            q = self.out[jobs]['extra']['qemu']
+            self.assertEqual(len(q['boots']), n)
+            for boot in q['boots']:
+                self.assertGreater(boot['cpu_s'], 0.5)
+                self.assertGreater(boot['elapsed_s'], 0.5)
+            self.assertEqual(q['elapsed_s'], max(b['elapsed_s'] for b in q['boots']))
+            self.assertAlmostEqual(q['cpu_s'], sum(b['cpu_s'] for b in q['boots']), delta=0.15)
+
     def test_the_split_changes_no_figure(self) -> None:
         one, two = self.out['1'], self.out['2']
         self.assertEqual([b['bench'] for b in two['extra']['sim']['bench_boots']],

@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import cmd_run, cmd_simspeed as ss, qemu
+from kfront import cli, cmd_run, cmd_simspeed as ss, qemu
 
 
 def run(sim: str, wall: float, cpu: float | None, **kw) -> dict:
@@ -50,6 +50,21 @@ class SameBoot(unittest.TestCase):
             self.assertIn(opt, simulated)
         self.assertEqual(simulated[simulated.index('--bench') + 1], 'net.*')
         self.assertEqual(simulated[simulated.index('--sim-jobs') + 1], '2')
+
+    def test_both_kernels_get_the_same_arguments(self):
+        """What cmd_run boots for either command line: the same set of
+        kernel arguments (a simulated run puts its defaults first)."""
+        parser = cli.make_parser()
+        booted = []
+        for sim_list in (None, 'zen4', ss.NINE):
+            argv = ss.run_args(sim_list, Path('/o'), 'net.*,sched.pipe', None)[2:]
+            args = parser.parse_args(argv)
+            models, _ = cmd_run.sim_choice(args)
+            booted.append(sorted(cmd_run.kernel_args(args, bool(models))))
+        self.assertEqual(booted[0], booted[1])
+        self.assertEqual(booted[0], booted[2])
+        self.assertIn('quick', booted[0])
+        self.assertIn('bench=net.*,sched.pipe', booted[0])
 
     def test_other_settings_or_points_are_other_work(self):
         plain = run('none', 9.0, 9.0)

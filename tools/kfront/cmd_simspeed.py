@@ -110,6 +110,7 @@ def timed_run(sim_list: str | None, out: Path, bench: str | None,
     """Run one kfront run (its output to out.log); what results.json says."""
     log = out.with_suffix('.log')
     cmd = run_args(sim_list, out, bench, sim_jobs)
+    started = time.time()
     entry: dict[str, Any] = {'sim': sim_list or 'none', 'command': cmd[1:],
                              'load_before': os.getloadavg()[0], 'log': str(log)}
     with open(log, 'wb') as logf:
@@ -123,9 +124,11 @@ def timed_run(sim_list: str | None, out: Path, bench: str | None,
             proc.wait()
             raise
     try:
+        if (out / 'results.json').stat().st_mtime < started:
+            raise FileNotFoundError('not written by this run')
         res = json.loads((out / 'results.json').read_text(encoding='utf-8'))
     except (OSError, ValueError) as exc:
-        entry['problem'] = f'no results.json ({exc.__class__.__name__}); see {log}'
+        entry['problem'] = f'no results.json from this run ({exc}); see {log}'
         return entry
     q = res.get('extra', {}).get('qemu', {})
     entry.update(elapsed_s=q.get('elapsed_s'), cpu_s=q.get('cpu_s'), boots=q.get('boots'),
@@ -240,6 +243,10 @@ def main(args: argparse.Namespace) -> int:
         return 2
     out = args.out or paths.ROOT / 'results' / \
         f'sim-speed-{datetime.datetime.now().strftime("%Y%m%d-%H%M%S")}'
+    if (out / 'sim-speed.json').exists():
+        print(f'kfront sim-speed: {out} already holds a sim-speed run; give another --out',
+              file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     doc: dict[str, Any] = {'cpus': os.cpu_count(), 'bench': args.bench,
                            'sims': sims, 'rounds': []}
