@@ -4,6 +4,8 @@ simulated run boot the same kernel arguments, and how rounds become
 ratios (runs that failed or did other work count in none); and the QEMU
 CPU time every boot now reports."""
 
+import contextlib
+import io
 import json
 import sys
 import tempfile
@@ -113,6 +115,38 @@ class Summary(unittest.TestCase):
                 ss.run_args = orig
         self.assertEqual(entry['status'], 3)
         self.assertIn('no results.json', entry['problem'])
+
+
+class Stopped(unittest.TestCase):
+    def test_a_stop_keeps_what_was_measured(self):
+        """^C in round 2's simulated run: round 1 and round 2's plain run
+        are in sim-speed.json, and the stop goes on to be reported."""
+        calls = []
+
+        def fake(sim_list, out, bench, jobs):
+            calls.append(sim_list)
+            if len(calls) == 4:
+                raise KeyboardInterrupt
+            return run(sim_list or 'none', 20.0 if sim_list else 9.0, 30.0 if sim_list else 9.0,
+                       load_before=0.5)
+
+        with tempfile.TemporaryDirectory() as tmp:
+            args = cli.make_parser().parse_args(
+                ['sim-speed', '--rounds', '3', '--sim', 'zen4', '--out', tmp])
+            orig = ss.timed_run
+            ss.timed_run = fake
+            try:
+                with contextlib.redirect_stdout(io.StringIO()), \
+                        contextlib.redirect_stderr(io.StringIO()):
+                    with self.assertRaises(KeyboardInterrupt):
+                        ss.main(args)
+            finally:
+                ss.timed_run = orig
+            doc = json.loads((Path(tmp) / 'sim-speed.json').read_text())
+        self.assertEqual(len(doc['rounds']), 1)
+        self.assertEqual([r['sim'] for r in doc['unfinished_round']], ['none'])
+        self.assertEqual(doc['summary'][1]['wall_ratio']['median'], 2.222)
+        self.assertIn('stopped', doc)
 
 
 class QemuCpuTime(unittest.TestCase):

@@ -229,6 +229,37 @@ def print_summary(rows: list[dict[str, Any]], n_rounds: int) -> None:
                   'models under three policies)')
 
 
+def write_doc(out: Path, doc: dict[str, Any]) -> None:
+    (out / 'sim-speed.json').write_text(json.dumps(doc, indent=1) + '\n', encoding='utf-8')
+
+
+def one_run(rdir: Path, n: int, args: argparse.Namespace, k: int, sim_list: str | None,
+            plain: dict[str, Any] | None) -> dict[str, Any]:
+    """Round n's run of sim_list (None: the plain run), checked against
+    the round's plain run, and a line on how it went."""
+    rdir.mkdir(parents=True, exist_ok=True)
+    label = 'plain' if sim_list is None else f'sim-{k}'
+    started = time.monotonic()
+    print(f'kfront sim-speed: round {n}/{args.rounds}: '
+          f'{"--sim none" if sim_list is None else "--sim " + sim_list} '
+          f'(output {rdir / label})', flush=True)
+    run = timed_run(sim_list, rdir / label, args.bench, args.sim_jobs)
+    if plain is not None and not run.get('problem') and not plain.get('problem'):
+        why = same_work(plain, run)
+        if why:
+            run['problem'] = why
+            run['other_work'] = True
+    if run.get('problem'):
+        print(f'kfront sim-speed:   not counted: {run["problem"]}', file=sys.stderr)
+    else:
+        cpu = run.get('cpu_s')
+        print(f'kfront sim-speed:   QEMU {run["elapsed_s"]} s wall, '
+              f'{"unknown" if cpu is None else cpu} s CPU '
+              f'({time.monotonic() - started:.0f} s in all, '
+              f'load average {run["load_before"]:.1f} before)', flush=True)
+    return run
+
+
 def main(args: argparse.Namespace) -> int:
     sims = args.sim or list(DEFAULT_SIMS)
     for s in sims:
@@ -251,40 +282,32 @@ def main(args: argparse.Namespace) -> int:
     doc: dict[str, Any] = {'cpus': os.cpu_count(), 'bench': args.bench,
                            'sims': sims, 'rounds': []}
     status = 0
-    for n in range(1, args.rounds + 1):
-        rdir = out / f'round-{n}'
-        rdir.mkdir(exist_ok=True)
-        runs = []
-        for k, sim_list in enumerate([None, *sims]):
-            label = 'plain' if sim_list is None else f'sim-{k}'
-            started = time.monotonic()
-            print(f'kfront sim-speed: round {n}/{args.rounds}: '
-                  f'{"--sim none" if sim_list is None else "--sim " + sim_list} '
-                  f'(output {rdir / label})', flush=True)
-            run = timed_run(sim_list, rdir / label, args.bench, args.sim_jobs)
-            if sim_list is not None and not run.get('problem') and not runs[0].get('problem'):
-                why = same_work(runs[0], run)
-                if why:
-                    print(f'kfront sim-speed: {why}', file=sys.stderr)
-                    run['problem'] = why
-                    status = 1
-            if run.get('problem'):
-                print(f'kfront sim-speed:   not counted: {run["problem"]}', file=sys.stderr)
-            else:
-                cpu = run.get('cpu_s')
-                print(f'kfront sim-speed:   QEMU {run["elapsed_s"]} s wall, '
-                      f'{"unknown" if cpu is None else cpu} s CPU '
-                      f'({time.monotonic() - started:.0f} s in all, '
-                      f'load average {run["load_before"]:.1f} before)', flush=True)
-            runs.append(run)
-        doc['rounds'].append(runs)
-        doc['summary'] = summarise(doc['rounds'], sims)
-        (out / 'sim-speed.json').write_text(json.dumps(doc, indent=1) + '\n', encoding='utf-8')
+    runs: list[dict[str, Any]] = []
+    try:
+        for n in range(1, args.rounds + 1):
+            runs = []
+            for k, sim_list in enumerate([None, *sims]):
+                run = one_run(out / f'round-{n}', n, args, k, sim_list, runs[0] if runs else None)
+                status = status or (1 if run.get('other_work') else 0)
+                runs.append(run)
+            doc['rounds'].append(runs)
+            runs = []
+            doc['summary'] = summarise(doc['rounds'], sims)
+            write_doc(out, doc)
+    except BaseException as exc:
+        # stopped (a signal, ^C): keep what was measured, the round under
+        # way too, before the stop is reported
+        doc['stopped'] = str(exc) or exc.__class__.__name__
+        doc['unfinished_round'] = runs
+        write_doc(out, doc)
+        print(f'kfront sim-speed: stopped; what was measured is in {out / "sim-speed.json"}',
+              file=sys.stderr)
+        raise
     print_summary(doc['summary'], args.rounds)
     if args.bench:
         print(f'kfront sim-speed: --bench {args.bench}: these benchmarks only; the budgets '
               'are for the whole quick suite')
     print(f'kfront sim-speed: wrote {out / "sim-speed.json"}')
-    if any(r.get('problem') for runs in doc['rounds'] for r in runs):
+    if any(r.get("problem") for rs in doc["rounds"] for r in rs):
         status = status or 1
     return status
