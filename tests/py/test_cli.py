@@ -14,10 +14,10 @@ from pathlib import Path
 
 from tests.py import FIXTURES
 from kfront import (argtypes, cmd_boot, cmd_collect, cmd_compare, cmd_flags,
-                    cmd_host, cmd_report, cmd_run)
+                    cmd_host, cmd_report, cmd_run, cmd_simspeed)
 
 COMMANDS = (cmd_collect, cmd_report, cmd_compare, cmd_boot, cmd_run, cmd_host,
-            cmd_flags)
+            cmd_flags, cmd_simspeed)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -198,6 +198,15 @@ class TestHostileOptions(unittest.TestCase):
                 status, err = parse_error(["run", f"--sim-jobs={bad}"])
                 self.assertEqual(status, 2)
                 self.assertIn("want a whole number of boots from 1 to 16", err)
+
+    def test_sim_speed_rounds(self) -> None:
+        self.assertEqual(parse(["sim-speed", "--rounds", "5"]).rounds, 5)
+        self.assertEqual(parse(["sim-speed"]).rounds, 3)
+        for bad in ("0", "51", "-1", "two", "1.5", ""):
+            with self.subTest(value=bad):
+                status, err = parse_error(["sim-speed", f"--rounds={bad}"])
+                self.assertEqual(status, 2)
+                self.assertIn("want a whole number of rounds from 1 to 50", err)
 
     @unittest.skipUnless(shutil.which("qemu-system-x86_64"),
                          "qemu-system-x86_64 not installed (./kfront setup)")

@@ -49,6 +49,19 @@ def sim_jobs(text: str) -> int:
     return int(text)
 
 
+# kfront sim-speed: each round is a plain and a simulated quick suite or
+# more, minutes each; fifty is most of a day.
+ROUNDS_MAX = 50
+
+
+def rounds(text: str) -> int:
+    """A number of measuring rounds, 1 to ROUNDS_MAX."""
+    if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= ROUNDS_MAX:
+        raise argparse.ArgumentTypeError(
+            f'{text!r}: want a whole number of rounds from 1 to {ROUNDS_MAX}')
+    return int(text)
+
+
 def memory_mb(text: str) -> int:
     """A guest memory size as QEMU's -m reads it (64M, 1G, 512), in MiB."""
     match = _SIZE_RE.match(text.strip())

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='a simulator setting list to time, as for kfront run --sim; '
                         'repeat for several (default: skylake, then the nine settings '
                         f'{NINE})')
-    p.add_argument('--rounds', type=rounds_arg, default=3, metavar='N',
+    p.add_argument('--rounds', type=argtypes.rounds, default=3, metavar='N',
                    help='rounds: each runs the plain suite and every list once (default 3)')
     p.add_argument('--sim-jobs', type=argtypes.sim_jobs, metavar='N',
                    help='boots at once for the simulated runs, as for kfront run '
@@ -70,12 +70,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='only these benchmarks, as for kfront run (a shorter check; the '
                         'budgets are for the whole quick suite)')
     p.set_defaults(func=main)
-
-
-def rounds_arg(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 50:
-        raise argparse.ArgumentTypeError(f'{text!r}: want a whole number of rounds from 1 to 50')
-    return int(text)
 
 
 def budget_for(models: list[str]) -> float | None:
