@@ -7,12 +7,13 @@ CPU time every boot now reports."""
 import contextlib
 import io
 import json
+import signal
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import cli, cmd_run, cmd_simspeed as ss, qemu
+from kfront import cli, cmd_run, cmd_simspeed as ss, lifecycle, qemu
 
 
 def run(sim: str, wall: float, cpu: float | None, **kw) -> dict:
@@ -97,12 +98,16 @@ class Summary(unittest.TestCase):
         self.assertEqual(zen4['wall_ratio'], {'n': 1, 'median': 2.5, 'min': 2.5, 'max': 2.5})
         self.assertEqual(plain['elapsed_s']['n'], 2)
         self.assertEqual(zen4['elapsed_s']['n'], 2)
+        # what is printed says how many rounds a figure is of
+        self.assertEqual(ss.fmt_spread(zen4['wall_ratio'], 'x', 3), '2.50x (of 1 round)')
+        self.assertEqual(ss.fmt_spread(zen4['elapsed_s'], ' s', 3),
+                         '21.5 s [18.0, 25.0] (of 2 rounds)')
 
     def test_unknown_cpu_time_is_unavailable_not_zero(self):
         rounds = [[run('none', 10.0, None), run('zen4', 25.0, 45.0)]]
         _, zen4 = ss.summarise(rounds, ['zen4'])
         self.assertEqual(zen4['cpu_ratio'], {'n': 0})
-        self.assertEqual(ss.fmt_spread(zen4['cpu_ratio'], 'x'), 'unavailable')
+        self.assertEqual(ss.fmt_spread(zen4['cpu_ratio'], 'x', 1), 'unavailable')
 
     def test_a_run_without_results_is_a_problem(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -168,6 +173,28 @@ class QemuCpuTime(unittest.TestCase):
         self.assertTrue(res.timed_out)
         self.assertLess(res.qemu_rc, 0)
         self.assertGreater(res.cpu_s, 0.1)
+
+
+    def test_a_stop_while_reaping_still_reaps_every_boot(self):
+        """A stop signal in the first QEMU's wait: every QEMU is reaped
+        and its files closed, then the stop goes on."""
+        quick = [sys.executable, '-c', 'print("done")']
+        orig, calls = qemu._reap, []
+
+        def interrupted(proc):
+            calls.append(proc.pid)
+            if len(calls) == 1:
+                raise lifecycle.Stopped(signal.SIGTERM)
+            return orig(proc)
+
+        qemu._reap = interrupted
+        try:
+            with self.assertRaises(lifecycle.Stopped):
+                qemu._run_many([quick, quick], [30.0, 30.0], [None, None], None)
+        finally:
+            qemu._reap = orig
+        self.assertEqual(len(calls), 3)           # the first one twice
+        self.assertEqual(calls[0], calls[1])
 
 
 class Json(unittest.TestCase):

@@ -250,7 +250,6 @@ def run(args: argparse.Namespace) -> int:
         if peer is not None:
             peer.close()
     lifecycle.clear_salvage_hint()
-    # the first boot's records; the time until the last boot ended
     # the first boot's records; the time until the last boot ended; the
     # CPU time of all boots (known only if each boot's is)
     cpu = [b.cpu_s for b in boots]

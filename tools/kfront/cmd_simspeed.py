@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kfront import argtypes, kargs, paths, sim
+from kfront import argtypes, kargs, lifecycle, paths, sim
 from kfront.cmd_run import SIM_BUDGET_MS, SIM_RUNS
 
 PRESETS = ('skylake', 'zen4', 'goldencove')
@@ -43,6 +43,8 @@ PRESETS = ('skylake', 'zen4', 'goldencove')
 NINE = ','.join(f'{m}{p}' for m in PRESETS for p in ('', '@plru', '@random'))
 DEFAULT_SIMS = ('skylake', NINE)
 ONE_SETTING_BUDGET = 3.0
+# how long a stopped kfront run may take to stop its QEMU and keep its log
+STOP_WAIT_S = 60
 NINE_SETTINGS_BUDGET = 10.0
 
 
@@ -113,9 +115,14 @@ def timed_run(sim_list: str | None, out: Path, bench: str | None,
         try:
             entry['status'] = proc.wait()
         except BaseException:
-            # a stop signal: let the run stop its QEMU itself
+            # a stop signal: let the run stop its QEMU itself, and if it
+            # hangs at that, end it (its QEMU dies with it: PDEATHSIG)
             proc.terminate()
-            proc.wait()
+            try:
+                proc.wait(timeout=STOP_WAIT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
             raise
     try:
         if (out / 'results.json').stat().st_mtime < started:
@@ -186,14 +193,18 @@ def summarise(rounds: list[list[dict[str, Any]]], sims: list[str]) -> list[dict[
     return rows
 
 
-def fmt_spread(s: dict[str, Any], unit: str) -> str:
-    """"2.37x [1.99, 2.62]": the median, then the range of several."""
+def fmt_spread(s: dict[str, Any], unit: str, rounds: int) -> str:
+    """"2.37x [1.99, 2.62]": the median, then the range of several; how
+    many rounds it is of, when runs were left out."""
     if not s.get('n'):
         return 'unavailable'
     digits = 2 if unit == 'x' else 1
-    if s['n'] == 1:
-        return f'{s["median"]:.{digits}f}{unit}'
-    return f'{s["median"]:.{digits}f}{unit} [{s["min"]:.{digits}f}, {s["max"]:.{digits}f}]'
+    text = f'{s["median"]:.{digits}f}{unit}'
+    if s['n'] > 1:
+        text += f' [{s["min"]:.{digits}f}, {s["max"]:.{digits}f}]'
+    if s['n'] < rounds:
+        text += f' (of {s["n"]} round{"s" if s["n"] > 1 else ""})'
+    return text
 
 
 def rounds_text(n: int) -> str:
@@ -207,12 +218,12 @@ def print_summary(rows: list[dict[str, Any]], n_rounds: int) -> None:
         name = 'plain TCG (--sim none)' if row['sim'] == 'none' else \
             f'--sim {row["sim"]} ({row["settings"]} setting{"s" if row["settings"] > 1 else ""})'
         print(f'  {name}')
-        print(f'    QEMU wall {fmt_spread(row["elapsed_s"], " s")}, '
-              f'CPU {fmt_spread(row["cpu_s"], " s")}')
+        print(f'    QEMU wall {fmt_spread(row["elapsed_s"], " s", n_rounds)}, '
+              f'CPU {fmt_spread(row["cpu_s"], " s", n_rounds)}')
         if row['sim'] == 'none':
             continue
-        print(f'    slowdown: wall {fmt_spread(row["wall_ratio"], "x")}, '
-              f'CPU {fmt_spread(row["cpu_ratio"], "x")}')
+        print(f'    slowdown: wall {fmt_spread(row["wall_ratio"], "x", n_rounds)}, '
+              f'CPU {fmt_spread(row["cpu_ratio"], "x", n_rounds)}')
         if row['budget'] is not None:
             n = row['wall_ratio'].get('n', 0)
             print(f'    budget {row["budget"]:g}x: wall within it in '
@@ -288,7 +299,7 @@ def main(args: argparse.Namespace) -> int:
             runs = []
             doc['summary'] = summarise(doc['rounds'], sims)
             write_doc(out, doc)
-    except BaseException as exc:
+    except (KeyboardInterrupt, lifecycle.Stopped) as exc:
         # stopped (a signal, ^C): keep what was measured, the round under
         # way too, before the stop is reported
         doc['stopped'] = str(exc) or exc.__class__.__name__

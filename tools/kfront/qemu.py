@@ -249,10 +249,32 @@ def _reap(proc: subprocess.Popen[bytes]) -> float | None:
     try:
         _, status, usage = os.wait4(proc.pid, 0)
     except ChildProcessError:
+        # reaped elsewhere: Popen then says 0, which gives no kernel
+        # status (_status_from_rc), never a clean exit
         proc.wait()
         return None
     proc.returncode = os.waitstatus_to_exitcode(status)
     return usage.ru_utime + usage.ru_stime
+
+
+def _reap_all(procs: list[_Proc]) -> None:
+    """Reap every QEMU (each has ended or been killed) and close its
+    files. A stop signal that comes meanwhile (lifecycle.py ignores any
+    further ones) must not leave the others unreaped: it is raised once
+    all are."""
+    stop: BaseException | None = None
+    for p in procs:
+        while True:
+            try:
+                p.cpu_s = _reap(p.proc)
+                break
+            except (KeyboardInterrupt, lifecycle.Stopped) as exc:
+                stop = stop or exc
+        p.proc.stdout.close()
+        if p.logf:
+            p.logf.close()
+    if stop is not None:
+        raise stop
 
 
 def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | None],
@@ -301,16 +323,14 @@ def _run_many(cmds: list[list[str]], timeouts: list[float], logs: list[Path | No
                 if on_output and key.data == 0:
                     on_output(chunk)
     finally:
+        # every QEMU still running is killed before any is waited for
         for p in procs:
             if p.timed_out or not _exited(p.proc):
                 try:
                     os.killpg(p.proc.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-            p.cpu_s = _reap(p.proc)
-            p.proc.stdout.close()
-            if p.logf:
-                p.logf.close()
+        _reap_all(procs)
         sel.close()
     results = []
     for p in procs:

@@ -2,7 +2,8 @@
 """Several simulator settings over parallel boots (`kfront run --sim-jobs`).
 
 The plugin's cost is per setting (docs/fesim.md, "Budgets": nine settings
-cost nine times one), and one QEMU runs on one core. The settings of a run
+cost about what nine boots of one setting each do), and one QEMU runs on
+one core. The settings of a run
 are therefore dealt out over N boots of the same image with the same kernel
 arguments, run at once, and their outputs merged into the one fesim.jsonl
 a single boot would have written. That is exact because the regions are
