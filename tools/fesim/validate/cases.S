@@ -8,7 +8,7 @@
  * symbols, so cachegrind's per-function counts for fv_* cover exactly the
  * region plus the final ret. The code is position-independent in behaviour
  * but its addresses matter: the sections are aligned so the expected
- * misses can be worked out by hand (see docs/fesim.md, "Known answers").
+ * misses can be worked out by hand (see docs/fesim.md, "Validation").
  * Built into a static, non-PIE host program, it runs unchanged under
  * valgrind and under qemu-x86_64; a kernel test region can include this
  * file as it is (no host dependencies).
