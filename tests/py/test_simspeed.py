@@ -122,6 +122,19 @@ class Summary(unittest.TestCase):
         self.assertIn('no results.json', entry['problem'])
 
 
+class BadInput(unittest.TestCase):
+    def test_a_bench_that_selects_nothing_is_refused_before_any_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / 'out'
+            args = cli.make_parser().parse_args(
+                ['sim-speed', '--bench', 'net.nosuch', '--out', str(out)])
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                self.assertEqual(ss.main(args), 2)
+            self.assertFalse(out.exists())
+        self.assertIn("'net.nosuch' matches no benchmark", err.getvalue())
+
+
 class Stopped(unittest.TestCase):
     def test_a_stop_keeps_what_was_measured(self):
         """^C in round 2's simulated run: round 1 and round 2's plain run

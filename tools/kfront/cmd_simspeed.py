@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kfront import argtypes, kargs, lifecycle, paths, sim
+from kfront import argtypes, kargs, lifecycle, names, paths, sim
 from kfront.cmd_run import SIM_BUDGET_MS, SIM_RUNS
 
 PRESETS = ('skylake', 'zen4', 'goldencove')
@@ -273,7 +273,11 @@ def main(args: argparse.Namespace) -> int:
         except sim.SimError as exc:
             print(f'kfront sim-speed: --sim {s}: {exc}', file=sys.stderr)
             return 2
-    problem = args.bench and kargs.check_lists(None, args.bench)
+    # the timed runs build from the default variant table (kfront run
+    # without --variants-file): a name that selects nothing is said now,
+    # not once per run
+    problem = args.bench and (kargs.check_lists(None, args.bench) or names.selection_problem(
+        None, args.bench, names.DEFAULT_VARIANTS_FILE))
     if problem:
         print(f'kfront sim-speed: {problem}', file=sys.stderr)
         return 2
