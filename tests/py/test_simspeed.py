@@ -12,6 +12,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 from kfront import cli, cmd_run, cmd_simspeed as ss, lifecycle, qemu
 
@@ -112,12 +113,9 @@ class Summary(unittest.TestCase):
     def test_a_run_without_results_is_a_problem(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / 'plain'
-            orig = ss.run_args
-            ss.run_args = lambda *a: [sys.executable, '-c', 'import sys; sys.exit(3)']
-            try:
+            with mock.patch.object(ss, 'run_args', lambda *a: [
+                    sys.executable, '-c', 'import sys; sys.exit(3)']):
                 entry = ss.timed_run(None, out, None, None)
-            finally:
-                ss.run_args = orig
         self.assertEqual(entry['status'], 3)
         self.assertIn('no results.json', entry['problem'])
 
@@ -151,15 +149,11 @@ class Stopped(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             args = cli.make_parser().parse_args(
                 ['sim-speed', '--rounds', '3', '--sim', 'zen4', '--out', tmp])
-            orig = ss.timed_run
-            ss.timed_run = fake
-            try:
-                with contextlib.redirect_stdout(io.StringIO()), \
-                        contextlib.redirect_stderr(io.StringIO()):
-                    with self.assertRaises(KeyboardInterrupt):
-                        ss.main(args)
-            finally:
-                ss.timed_run = orig
+            with mock.patch.object(ss, 'timed_run', fake), \
+                    contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                with self.assertRaises(KeyboardInterrupt):
+                    ss.main(args)
             doc = json.loads((Path(tmp) / 'sim-speed.json').read_text())
         self.assertEqual(len(doc['rounds']), 1)
         self.assertEqual([r['sim'] for r in doc['unfinished_round']], ['none'])
@@ -200,12 +194,9 @@ class QemuCpuTime(unittest.TestCase):
                 raise lifecycle.Stopped(signal.SIGTERM)
             return orig(proc)
 
-        qemu._reap = interrupted
-        try:
-            with self.assertRaises(lifecycle.Stopped):
-                qemu._run_many([quick, quick], [30.0, 30.0], [None, None], None)
-        finally:
-            qemu._reap = orig
+        with mock.patch.object(qemu, '_reap', interrupted), \
+                self.assertRaises(lifecycle.Stopped):
+            qemu._run_many([quick, quick], [30.0, 30.0], [None, None], None)
         self.assertEqual(len(calls), 3)           # the first one twice
         self.assertEqual(calls[0], calls[1])
 

@@ -79,7 +79,7 @@ def budget_for(models: list[str]) -> float | None:
     three models each under the three policies; None for others."""
     if len(models) == 1:
         return ONE_SETTING_BUDGET
-    pairs = {(m.partition('@')[0], m.partition('@')[2] or 'lru') for m in models}
+    pairs = {sim.split_setting(m) for m in models}
     bases = {b for b, _ in pairs}
     if len(models) == 9 and len(pairs) == 9 and len(bases) == 3 and \
             all({p for b2, p in pairs if b2 == b} == set(sim.POLICIES) for b in bases):
@@ -175,16 +175,17 @@ def summarise(rounds: list[list[dict[str, Any]]], sims: list[str]) -> list[dict[
     rows = []
     for k, sim_list in enumerate([None, *sims]):
         runs = [r[k] for r in rounds]
+        models = sim.parse_models(sim_list) if sim_list else []
         row: dict[str, Any] = {
             'sim': sim_list or 'none',
-            'settings': len(sim.parse_models(sim_list)) if sim_list else 0,
+            'settings': len(models),
             'elapsed_s': spread([None if r.get('problem') else r.get('elapsed_s')
                                  for r in runs]),
             'cpu_s': spread([None if r.get('problem') else r.get('cpu_s') for r in runs])}
         if sim_list:
             wall = [ratio(r[k], r[0], 'elapsed_s') for r in rounds]
             cpu = [ratio(r[k], r[0], 'cpu_s') for r in rounds]
-            budget = budget_for(sim.parse_models(sim_list))
+            budget = budget_for(models)
             row.update(wall_ratio=spread(wall), cpu_ratio=spread(cpu), budget=budget)
             if budget is not None:
                 row['wall_within_budget'] = sum(1 for w in wall if w is not None and w <= budget)

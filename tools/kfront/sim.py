@@ -88,6 +88,13 @@ def parse_models(text: str) -> list[str]:
     return models
 
 
+def split_setting(setting: str) -> tuple[str, str]:
+    """MODEL[@POLICY] as (MODEL, POLICY); a bare MODEL is its preset's
+    default, LRU."""
+    model, _, policy = setting.partition('@')
+    return model, policy or 'lru'
+
+
 # Whole-boot totals (firmware, boot path, idle) are NOT repeatable: their
 # interrupts and timer loops follow the host clock. `-icount` with a fixed
 # shift would make them follow the instruction count, but it stalls the

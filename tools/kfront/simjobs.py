@@ -43,7 +43,7 @@ def cost(setting: str) -> int:
     suite a boot's plugin time was about the same for the three presets
     under one policy, and tree-PLRU took about 1.3 times LRU, random about
     1.8 times (docs/fesim.md, "Parallel boots"): 3, 4 and 5."""
-    policy = setting.partition('@')[2] or 'lru'
+    _, policy = sim.split_setting(setting)
     return {'plru': 4, 'random': 5}.get(policy, 3)
 
 
