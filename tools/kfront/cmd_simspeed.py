@@ -28,14 +28,13 @@ import argparse
 import datetime
 import json
 import os
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from kfront import argtypes, kargs, lifecycle, names, paths, sim
+from kfront import argtypes, kargs, lifecycle, names, paths, sim, stats
 from kfront.cmd_run import SIM_BUDGET_MS, SIM_RUNS
 
 PRESETS = ('skylake', 'zen4', 'goldencove')
@@ -162,11 +161,13 @@ def ratio(run: dict[str, Any], plain: dict[str, Any], key: str) -> float | None:
 
 
 def spread(values: list[float]) -> dict[str, Any]:
-    """Median, minimum and maximum of the known values."""
+    """Median, minimum and maximum of the known values. The median is the
+    project's (stats.median): of an even count the lower middle value, so
+    every figure printed is one that was measured (docs/statistics.md)."""
     vals = [v for v in values if v is not None]
     if not vals:
         return {'n': 0}
-    return {'n': len(vals), 'median': round(statistics.median(vals), 3),
+    return {'n': len(vals), 'median': round(stats.median(vals), 3),
             'min': min(vals), 'max': max(vals)}
 
 
