@@ -42,9 +42,9 @@ PRESETS = ('skylake', 'zen4', 'goldencove')
 NINE = ','.join(f'{m}{p}' for m in PRESETS for p in ('', '@plru', '@random'))
 DEFAULT_SIMS = ('skylake', NINE)
 ONE_SETTING_BUDGET = 3.0
+NINE_SETTINGS_BUDGET = 10.0
 # how long a stopped kfront run may take to stop its QEMU and keep its log
 STOP_WAIT_S = 60
-NINE_SETTINGS_BUDGET = 10.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
