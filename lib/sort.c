@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Sorting of u64 arrays. */
+/* Sorting of u64 arrays, and their median. */
 #include <kfront/sort.h>
 
 /* Shell sort with Ciura's gaps: small, no recursion, fast enough for the
@@ -19,4 +19,15 @@ void sort_u64(u64 *v, u64 n)
 			v[j] = x;
 		}
 	}
+}
+
+/* Sorts @v and returns its median: of an even count the lower middle
+ * value, so the median is always a value that was measured (as in the
+ * harness's statistics and the host tool's, docs/statistics.md). */
+u64 median_u64(u64 *v, u64 n)
+{
+	if (!n)
+		return 0;
+	sort_u64(v, n);
+	return v[(n - 1) / 2];
 }

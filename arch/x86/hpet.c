@@ -98,6 +98,5 @@ u64 tsc_calibrate_hpet(u64 base, u32 ms)
 		return 0;
 	/* The median of what was measured: one long SMI or VM exit in a
 	 * try does not move it. */
-	sort_u64(hz, (u64)n);
-	return hz[n / 2];
+	return median_u64(hz, (u64)n);
 }

@@ -123,8 +123,7 @@ u64 tsc_calibrate_pit(u32 ms)
 		return 0;
 	/* The median: a try whose end samples were both unlucky does not
 	 * move it. */
-	sort_u64(hz, (u64)n);
-	return hz[n / 2];
+	return median_u64(hz, (u64)n);
 }
 
 void tsc_init(struct cpu_info *ci)

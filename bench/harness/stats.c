@@ -11,13 +11,11 @@ void stats_compute(const u64 *vals, u64 n, u64 *scratch, struct stats *st)
 	if (!n)
 		return;
 	memcpy(scratch, vals, n * sizeof(u64));
-	sort_u64(scratch, n);
+	st->median = median_u64(scratch, n);
 	st->min = scratch[0];
 	st->max = scratch[n - 1];
-	st->median = scratch[(n - 1) / 2];
 	for (u64 i = 0; i < n; i++)
 		scratch[i] = vals[i] > st->median ? vals[i] - st->median
 						  : st->median - vals[i];
-	sort_u64(scratch, n);
-	st->mad = scratch[(n - 1) / 2];
+	st->mad = median_u64(scratch, n);
 }

@@ -9,4 +9,8 @@
 /* Ascending, in place. */
 void sort_u64(u64 *v, u64 n);
 
+/* Sorts @v in place; its median (of an even count the lower middle
+ * value), 0 if @n is 0. */
+u64 median_u64(u64 *v, u64 n);
+
 #endif
