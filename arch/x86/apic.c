@@ -36,7 +36,7 @@ u32 apic_read(const struct apic *a, u32 reg)
 	return (u32)v;
 }
 
-void apic_write(const struct apic *a, u32 reg, u32 v)
+__measured_path void apic_write(const struct apic *a, u32 reg, u32 v)
 {
 	if (!a->present)
 		return;

@@ -100,7 +100,7 @@ static inline u64 read_pmc(u32 ecx)
 	return ((u64)hi << 32) | lo;
 }
 
-__noinline void counters_read_begin(u64 *vals)
+__noinline __measured_path void counters_read_begin(u64 *vals)
 {
 	for (int i = 0; i < active_n; i++)
 		vals[1 + i] = read_pmc(active_ecx[i]);
@@ -109,7 +109,7 @@ __noinline void counters_read_begin(u64 *vals)
 	lfence();
 }
 
-__noinline void counters_read_end(u64 *vals)
+__noinline __measured_path void counters_read_end(u64 *vals)
 {
 	lfence();
 	vals[0] = rdtsc();
@@ -117,19 +117,19 @@ __noinline void counters_read_end(u64 *vals)
 		vals[1 + i] = read_pmc(active_ecx[i]);
 }
 
-u64 counters_delta(int i, u64 begin, u64 end)
+__measured_path u64 counters_delta(int i, u64 begin, u64 end)
 {
 	if (i == 0)
 		return end - begin;
 	return pmu_delta(&pmu, active_group, i - 1, begin, end);
 }
 
-u64 counters_tsc_hz(void)
+__measured_path u64 counters_tsc_hz(void)
 {
 	return cpu.tsc_hz;
 }
 
-u64 counters_tsc(void)
+__measured_path u64 counters_tsc(void)
 {
 	return rdtsc();
 }

@@ -3,13 +3,14 @@
  * table, so a #GP or #UD returns -EFAULT instead of panicking. */
 #include <asm/msr.h>
 #include <asm/x86.h>
+#include <kfront/compiler.h>
 
 static int native_rdmsr(void *ctx, u32 msr, u64 *v)
 {
 	return rdmsr_safe(msr, v);
 }
 
-static int native_wrmsr(void *ctx, u32 msr, u64 v)
+static __measured_path int native_wrmsr(void *ctx, u32 msr, u64 v)
 {
 	return wrmsr_safe(msr, v);
 }

@@ -8,7 +8,8 @@
 #include <kfront/printk.h>
 #include "pmu_internal.h"
 
-static const struct pmu_group *group_get(const struct pmu *p, int g)
+static __measured_path const struct pmu_group *group_get(const struct pmu *p,
+								int g)
 {
 	if (!p->available || g < 0 || g >= p->nr_groups)
 		return NULL;
@@ -97,7 +98,8 @@ int pmu_read(struct pmu *p, u64 *vals)
 	return grp->nr;
 }
 
-u64 pmu_delta(const struct pmu *p, int g, int i, u64 start, u64 end)
+__measured_path u64 pmu_delta(const struct pmu *p, int g, int i, u64 start,
+			      u64 end)
 {
 	const struct pmu_group *grp = group_get(p, g);
 	u64 mask = ~0ULL;

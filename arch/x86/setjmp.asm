@@ -5,7 +5,10 @@
 ; struct jmp_buf layout (include/kfront/watchdog.h):
 ;   rbx, rbp, r12, r13, r14, r15, rsp, rip
 
-section .text
+; arch_setjmp runs before every benchmark call, between a point's regions:
+; it lies on the measured path with the C code marked __measured_path
+; (include/kfront/compiler.h), which the linker script places first.
+section .text.measured progbits alloc exec nowrite align=16
 bits 64
 
 ; int arch_setjmp(struct arch_jmp_buf *buf): 0 now, 1 when jumped to.
@@ -24,6 +27,7 @@ arch_setjmp:
 	xor eax, eax
 	ret
 
+section .text
 ; void arch_longjmp(struct arch_jmp_buf *buf) - never returns.
 global arch_longjmp
 arch_longjmp:

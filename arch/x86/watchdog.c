@@ -9,6 +9,7 @@
 #include <asm/apic.h>
 #include <asm/traps.h>
 #include <asm/x86.h>
+#include <kfront/compiler.h>
 #include <kfront/counters.h>
 #include <kfront/watchdog.h>
 
@@ -103,7 +104,7 @@ const char *watchdog_reason(void)
 	return reason;
 }
 
-void watchdog_arm(struct arch_jmp_buf *buf, u64 ms)
+__measured_path void watchdog_arm(struct arch_jmp_buf *buf, u64 ms)
 {
 	u64 ticks = timer_hz / 1000 * ms;
 
@@ -117,7 +118,7 @@ void watchdog_arm(struct arch_jmp_buf *buf, u64 ms)
 	sti();
 }
 
-void watchdog_disarm(void)
+__measured_path void watchdog_disarm(void)
 {
 	cli();
 	armed = NULL;

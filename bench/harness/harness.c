@@ -56,8 +56,9 @@ u64 harness_region_count(void)
 }
 
 /* One measured region: deltas of every slot into out[]. */
-static __noinline int measure(const struct bench_desc *b, struct bench_ctx *ctx,
-			      u64 iters, int nslots, u64 *out)
+static __noinline __measured_path int measure(const struct bench_desc *b,
+					      struct bench_ctx *ctx, u64 iters,
+					      int nslots, u64 *out)
 {
 	u64 begin[COUNTERS_MAX], end[COUNTERS_MAX];
 	int ret;
@@ -73,7 +74,7 @@ static __noinline int measure(const struct bench_desc *b, struct bench_ctx *ctx,
 	return ret;
 }
 
-static int noop_run(struct bench_ctx *ctx, u64 iters)
+static __measured_path int noop_run(struct bench_ctx *ctx, u64 iters)
 {
 	return 0;
 }
@@ -180,7 +181,7 @@ static void teardown_all(const struct harness_job *job)
 /* Subtract, counting the samples that would go below zero (diff runs
  * where 2N came out cheaper than N, a region cheaper than the median empty
  * one): they are reported, never silently hidden. */
-static u64 sub_clamped(u64 a, u64 b, u32 *clamped)
+static __measured_path u64 sub_clamped(u64 a, u64 b, u32 *clamped)
 {
 	if (a >= b)
 		return a - b;
@@ -189,8 +190,9 @@ static u64 sub_clamped(u64 a, u64 b, u32 *clamped)
 }
 
 /* One run of variant v; the sample is the cost of iters operations. */
-static int run_once(const struct harness_job *job, const struct harness_config *cfg,
-		    int v, int nslots, u64 *out)
+static __measured_path int run_once(const struct harness_job *job,
+				     const struct harness_config *cfg,
+				     int v, int nslots, u64 *out)
 {
 	struct variant_state *vs = &vstate[v];
 	const struct bench_desc *b = job->bench[v];
@@ -215,7 +217,8 @@ static int run_once(const struct harness_job *job, const struct harness_config *
 
 /* Milliseconds of the budget left since start; 0 = spent. Without a
  * known TSC rate the budget cannot be measured: a full one is granted. */
-static u64 budget_left(u64 start, const struct harness_config *cfg)
+static __measured_path u64 budget_left(u64 start,
+					const struct harness_config *cfg)
 {
 	u64 hz = counters_tsc_hz(), used_ms;
 
@@ -228,9 +231,10 @@ static u64 budget_left(u64 start, const struct harness_config *cfg)
 /* One call under the watchdog: a warm-up run, or a counted run_once().
  * If the timer fires, the benchmark is abandoned mid-flight and this
  * returns -ETIMEDOUT (nothing after arch_setjmp reads a local). */
-static __noinline int guarded(const struct harness_job *job,
-			      const struct harness_config *cfg, int v, int nslots,
-			      u64 *out, u64 left_ms)
+static __noinline __measured_path int guarded(const struct harness_job *job,
+					      const struct harness_config *cfg,
+					      int v, int nslots, u64 *out,
+					      u64 left_ms)
 {
 	int ret;
 
@@ -245,8 +249,9 @@ static __noinline int guarded(const struct harness_job *job,
 	return ret;
 }
 
-static void check_run(const struct harness_job *job, const struct harness_config *cfg,
-		      int v, int ret, int *failed)
+static __measured_path void check_run(const struct harness_job *job,
+				       const struct harness_config *cfg,
+				       int v, int ret, int *failed)
 {
 	if (!ret)
 		return;
@@ -268,7 +273,7 @@ static void check_run(const struct harness_job *job, const struct harness_config
  * every position equally often, and with up to three variants all orders
  * occur (six runs cover the 3! orders).
  */
-int harness_run_order(int nvariants, u32 r, int pos)
+__measured_path int harness_run_order(int nvariants, u32 r, int pos)
 {
 	u32 shift = r % (u32)nvariants;
 	bool reverse = (r / (u32)nvariants) & 1;
@@ -277,9 +282,9 @@ int harness_run_order(int nvariants, u32 r, int pos)
 	return (int)((p + shift) % (u32)nvariants);
 }
 
-static bool budget_spent(const struct harness_job *job,
-			 const struct harness_config *cfg, u64 start,
-			 int *failed)
+static __measured_path bool budget_spent(const struct harness_job *job,
+					  const struct harness_config *cfg,
+					  u64 start, int *failed)
 {
 	if (budget_left(start, cfg))
 		return false;
@@ -294,9 +299,10 @@ static bool budget_spent(const struct harness_job *job,
 
 /* Counted run r of variant v: in the warm state, after one unmeasured
  * call of its own. */
-static void counted_run(const struct harness_job *job,
-			const struct harness_config *cfg, int v, u32 r,
-			bool warm, int nslots, u64 start, int *failed)
+static __measured_path void counted_run(const struct harness_job *job,
+					 const struct harness_config *cfg,
+					 int v, u32 r, bool warm, int nslots,
+					 u64 start, int *failed)
 {
 	u64 out[COUNTERS_MAX];
 
@@ -313,9 +319,13 @@ static void counted_run(const struct harness_job *job,
 		samples[v][i][r] = out[i];
 }
 
-/* Warm-up and counted runs of one group; returns the runs completed. */
-static u32 run_group(const struct harness_job *job, const struct harness_config *cfg,
-		     int nslots, bool warm, int *failed)
+/* Warm-up and counted runs of one group; returns the runs completed.
+ * Not inlined: the loop runs between the point's regions, so it must stay
+ * in the measured path's section, not move into its caller's. */
+static __noinline __measured_path u32 run_group(const struct harness_job *job,
+						const struct harness_config *cfg,
+						int nslots, bool warm,
+						int *failed)
 {
 	u64 start = counters_tsc();
 	u32 r;

@@ -16,6 +16,12 @@
 #define __aligned(n)	__attribute__((aligned(n)))
 #define __section(s)	__attribute__((section(s)))
 #define __used		__attribute__((used))
+/* Kernel code that runs inside a measured region but outside the
+ * variants (reading the counters, the call into the benchmark): the
+ * linker script puts it first in the kernel's text, before the variants,
+ * so none of the measured code moves when other kernel code changes
+ * (docs/measurement.md, "Where each variant's code lies"). */
+#define __measured_path	__section(".text.measured")
 #define __unused	__attribute__((unused))
 #define __cold		__attribute__((cold))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))

@@ -248,17 +248,78 @@ class LinkOrder(unittest.TestCase):
         self.assertEqual(placed[:len(order)], order)
 
 
+# The kernel's part of the measured path (__measured_path): what runs
+# between a benchmark point's regions, besides the variants' own code.
+MEASURED_PATH = {'arch_setjmp', 'counters_read_begin', 'counters_read_end',
+                 'counters_delta', 'counters_tsc', 'counters_tsc_hz', 'watchdog_arm',
+                 'watchdog_disarm', 'apic_write', 'native_wrmsr', 'pmu_delta',
+                 'noop_run', 'measure', 'check_run', 'guarded', 'run_group',
+                 'harness_run_order'}
+# What the measured path may call outside itself: the report of a failed
+# run, which ends the variant's point.
+MEASURED_PATH_EXITS = {'emit_error'}
+
+
+def built_kernel(test: unittest.TestCase) -> Path:
+    elf = paths.kernel_path()
+    if not elf.exists():
+        test.skipTest('no kernel built (./kfront build)')
+    return elf
+
+
+def nm_sorted(elf: Path) -> str:
+    return subprocess.run(['nm', '-n', '--defined-only', str(elf)], capture_output=True,
+                          text=True, check=True).stdout
+
+
 class VariantPlacement(unittest.TestCase):
     """Every variant's code starts on a page of the built kernel, so its
     cache sets and pages follow from its own code, not from the size of
-    what is linked before it (docs/measurement.md)."""
+    what is linked before it; the kernel code that runs between a point's
+    regions comes first, so that no other kernel code moves any of it
+    (docs/measurement.md)."""
+
+    def test_measured_path_comes_first(self) -> None:
+        elf = built_kernel(self)
+        syms = [ln.split() for ln in nm_sorted(elf).splitlines()]
+        addr = {p[2]: int(p[0], 16) for p in syms if len(p) == 3}
+        first_variant = pgo_layout.text_range_of(nm_sorted(elf), 0, str(elf))[0]
+        before = {p[2] for p in syms if len(p) == 3 and p[1] in 'tT'
+                  and addr['__text_start'] <= int(p[0], 16) < first_variant
+                  and not p[2].startswith('__')}
+        self.assertEqual(before, MEASURED_PATH)
+        # on the page just before the variants: a larger measured path
+        # would push every variant by a page, which this test should name
+        self.assertEqual(first_variant - addr['__text_start'], build_variant.VARIANT_TEXT_ALIGN)
+
+    def test_measured_path_calls_nothing_else(self) -> None:
+        # a function it calls that lies elsewhere (or one that GCC inlined
+        # into a caller outside the section) would move with the kernel
+        elf = built_kernel(self)
+        nm = nm_sorted(elf)
+        start = next(int(ln.split()[0], 16) for ln in nm.splitlines()
+                     if ln.endswith(' __text_start'))
+        end = pgo_layout.text_range_of(nm, 0, str(elf))[0]
+        dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn',
+                              f'--start-address={start:#x}', f'--stop-address={end:#x}',
+                              str(elf)], capture_output=True, text=True, check=True).stdout
+        inside, outside = 0, set()
+        for ln in dis.splitlines():
+            parts = ln.split('\t')
+            if len(parts) < 2 or parts[1].split()[:1] not in (['call'], ['jmp']) \
+                    or '<' not in parts[1]:
+                continue        # not a direct call or jump
+            target = int(parts[1].split()[1], 16)
+            if start <= target < end:
+                inside += 1
+            else:
+                outside.add(parts[1][parts[1].index('<') + 1:].split('+')[0].rstrip('>'))
+        self.assertGreater(inside, 10)      # the disassembly was read
+        self.assertEqual(outside, MEASURED_PATH_EXITS)
 
     def test_each_variant_starts_on_a_page(self) -> None:
-        elf = paths.kernel_path()
-        if not elf.exists():
-            self.skipTest('no kernel built (./kfront build)')
-        nm = subprocess.run(['nm', '-n', '--defined-only', str(elf)], capture_output=True,
-                            text=True, check=True).stdout
+        elf = built_kernel(self)
+        nm = nm_sorted(elf)
         starts = []
         while True:
             try:
