@@ -79,6 +79,22 @@ class TestVerdict(unittest.TestCase):
     def test_geomean_ci_too_few_runs(self) -> None:
         value, lo, hi = verdict.geomean_ci([([2.0, 2.0], [1.0, 1.0])], seed=1)
         self.assertEqual((value, lo, hi), (2.0, None, None))
+        self.assertEqual(verdict.no_interval_reason([([2.0, 2.0], [1.0, 1.0])]),
+                         f"a point with fewer than {stats.MIN_RUNS_FOR_CI} runs")
+
+    def test_a_geometric_mean_without_interval_says_why(self) -> None:
+        # a point whose median is above 0 but with a run of 0 (a few misses
+        # in some runs only): some resamples have a median of 0, whose log
+        # does not exist
+        pairs = [([1.0, 1.1, 0.9], [2.0, 2.1, 1.9]), ([0.0, 0.002, 0.001], [3.0, 3.0, 3.0])]
+        value, lo, hi = verdict.geomean_ci(pairs, seed=1)
+        self.assertIsNone(lo)
+        t = verdict.Tally(wins=2, points=2, geomean=value,
+                          no_interval=verdict.no_interval_reason(pairs))
+        self.assertEqual(verdict._tally_line("Os", "O2", t),
+                         f"Os vs O2: 2 wins, 0 ties, 0 losses; geometric mean of ratios "
+                         f"{value:.3f} over 2 points (no interval: 1 point with a run of "
+                         f"0, which a resampled median can hit)")
 
     def test_zero_points_collapse_to_one_line(self) -> None:
         lines = self.misses.lines

@@ -51,6 +51,7 @@ class Tally:
     points: int = 0                    # points in the geometric mean
     left_out: int = 0                  # points with a zero median on either side
     every_run_same: bool = False       # every point's runs, both sides
+    no_interval: str = ""              # why the geometric mean has none
 
 
 @dataclass
@@ -165,6 +166,15 @@ def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
     means.sort()
     alpha = (1 - confidence) / 2
     return value, stats._percentile(means, alpha), stats._percentile(means, 1 - alpha)
+
+
+def no_interval_reason(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> str:
+    """Why geomean_ci() gave no interval for these points, in words."""
+    if any(min(len(t), len(b)) < stats.MIN_RUNS_FOR_CI for t, b in pairs):
+        return f"a point with fewer than {stats.MIN_RUNS_FOR_CI} runs"
+    zero = sum(1 for t, b in pairs if min(t) <= 0 or min(b) <= 0)
+    return (f"{zero} point{'s' if zero != 1 else ''} with a run of 0, "
+            "which a resampled median can hit")
 
 
 def _no_interval(label: str, a: str, b: str, med: dict[str, float]) -> str:
@@ -298,6 +308,8 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
         if pairs.get(v):
             t.points = len(pairs[v])
             t.geomean, t.lo, t.hi = geomean_ci(pairs[v], stats.seed_for(v, counter, "geomean"))
+            if t.lo is None or t.hi is None:
+                t.no_interval = no_interval_reason(pairs[v])
             t.every_run_same = all(stats.every_run_same(a, b) for a, b in pairs[v])
     return tallies
 
@@ -314,7 +326,9 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
     if t.geomean is None:
         line += "; no geometric mean (a zero median at every point)"
     elif t.lo is None or t.hi is None:
-        line += f"; geometric mean of ratios {t.geomean:.3f} (no interval)"
+        line += (f"; geometric mean of ratios {t.geomean:.3f} over {t.points} "
+                 f"point{'s' if t.points != 1 else ''} (no interval: "
+                 f"{t.no_interval or 'unknown'})")
     else:
         half = (t.hi - t.lo) / 2
         d = min(4, max(3, stats.decimals_for(half))) if half > 0 else 3
