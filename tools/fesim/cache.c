@@ -168,6 +168,7 @@ bool sa_prefetch(struct sa_cache *c, u64 blk, u64 *victim)
 int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	     u32 max_ways, u32 policy, u64 seed)
 {
+	memset(u, 0, sizeof(*u));
 	if (!is_pow2(sets) || !ways || ways > 255 || !uops_per_way ||
 	    !max_ways || (policy != POL_LRU && policy != POL_RANDOM))
 		return -1;
@@ -185,14 +186,7 @@ int uop_init(struct uop_cache *u, u32 sets, u32 ways, u32 uops_per_way,
 	u->used = calloc(sets, sizeof(*u->used));
 	if (!u->e || !u->ord || !u->n || !u->used) {
 		/* none of them is kept: a half-made cache is no cache */
-		free(u->e);
-		free(u->ord);
-		free(u->n);
-		free(u->used);
-		u->e = NULL;
-		u->ord = NULL;
-		u->n = NULL;
-		u->used = NULL;
+		uop_free(u);
 		return -1;
 	}
 	uop_flush(u);
