@@ -79,6 +79,18 @@ class Robustness(unittest.TestCase):
         self.assertEqual(tcp['order']['skylake@plru'], ['Os', 'O2'])
         self.assertEqual(tcp['flipped_pairs'], [['O2', 'Os']])
         self.assertTrue(rows[('net.tcp_rr', 'sim.skylake.uop_misses')]['robust'])
+        # a tie is shown as one: the same order under both settings, and
+        # yet the pair flips (a tie against an order)
+        pipe = rows[('sched.pipe', 'sim.skylake.l1i_misses')]
+        self.assertEqual(pipe['order'], {'skylake': ['O2', 'Os'], 'skylake@plru': ['O2', 'Os']})
+        self.assertEqual(pipe['ranking'], {'skylake': 'O2 = Os', 'skylake@plru': 'O2 < Os'})
+        self.assertEqual(tcp['ranking']['skylake@plru'], 'Os < O2')
+
+    def test_ranking_text(self) -> None:
+        self.assertEqual(robustness.ranking({'Os': 3.0, 'O2': 1.0, 'hybrid': 1.005}),
+                         'O2 = hybrid < Os')
+        self.assertEqual(robustness.ranking({'Os': 0.0, 'O2': 0.0}), 'O2 = Os')
+        self.assertEqual(robustness.ranking({'O2': 2.0}), 'O2')
 
     def test_summary_is_what_not_robust_reads_back(self) -> None:
         data = fixture()

@@ -164,6 +164,12 @@ class TestVerdict(unittest.TestCase):
         table = report._robustness_section(res).blocks[-1]
         self.assertEqual([[c.text for c in r[:2]] for r in table.rows],
                          [["net.tcp_rr", "0"], ["sched.pipe", "-"]])
+        # rows without the tie-aware ranking (older results.json): the order
+        self.assertEqual(table.rows[0][3].text, "skylake: O2 < Os; skylake@plru: Os < O2")
+        res.extra["sim"]["robustness"]["rows"][0]["ranking"] = {
+            "skylake": "O2 = Os", "skylake@plru": "Os < O2"}
+        table = report._robustness_section(res).blocks[-1]
+        self.assertEqual(table.rows[0][3].text, "skylake: O2 = Os; skylake@plru: Os < O2")
 
     def test_no_interval_is_no_verdict(self) -> None:
         # a ratio without an interval (a zero median in the resamples) is

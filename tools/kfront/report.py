@@ -407,6 +407,14 @@ def _why_section(results: Results) -> Section | None:
     return sec
 
 
+def _rankings(row: dict) -> dict[str, str]:
+    """Each setting's order with its ties ("O2 = hybrid < Os"); a
+    results.json written before rows kept it has only the bare order."""
+    if isinstance(row.get("ranking"), dict):
+        return row["ranking"]
+    return {s: " < ".join(o) for s, o in row["order"].items()}
+
+
 def _robustness_section(results: Results) -> Section | None:
     """Simulated rankings whose variant order changes with the replacement
     policy (extra.sim.robustness, tools/kfront/robustness.py)."""
@@ -428,12 +436,11 @@ def _robustness_section(results: Results) -> Section | None:
                  Cell(str(r["footprint"]) if r["footprint"] or r["bench"] in swept
                       else "-", "num"),
                  Cell(str(r["counter"])),
-                 Cell("; ".join(f"{s}: {' < '.join(o)}"
-                                for s, o in r["order"].items())),
+                 Cell("; ".join(f"{s}: {o}" for s, o in _rankings(r).items())),
                  Cell(", ".join("/".join(p) for p in r["flipped_pairs"]))]
                 for r in bad]
         sec.blocks.append(Table(["benchmark", "footprint", "counter",
-                                 "order (fewest first) per setting",
+                                 "order (fewest first; = a tie) per setting",
                                  "pairs that flip"], rows))
     return sec
 

@@ -56,6 +56,18 @@ def _order(values: dict[str, float]) -> list[str]:
     return sorted(values, key=lambda v: (values[v], v))
 
 
+def ranking(values: dict[str, float]) -> str:
+    """The order as a reader should see it: "O2 = hybrid < Os", with "="
+    between neighbours that tie (within TIE_REL). A bare "<" between two
+    variants whose values tie would hide why a pair counts as flipped when
+    every setting lists the variants in the same order."""
+    order = _order(values)
+    text = order[0] if order else ''
+    for a, b in zip(order, order[1:]):
+        text += (' = ' if _sign(values[a], values[b]) == 0 else ' < ') + b
+    return text
+
+
 def _footprint(entry: dict[str, Any]) -> int:
     """The sweep point as results.json stores it (packet-filter rules per
     packet), 0 for a benchmark without a sweep."""
@@ -110,6 +122,8 @@ def rows(data: dict[str, Any]) -> list[dict[str, Any]]:
             'settings': sorted(by_setting),
             'order': {s: _order({k: v[k] for k in variants})
                       for s, v in sorted(by_setting.items())},
+            'ranking': {s: ranking({k: v[k] for k in variants})
+                        for s, v in sorted(by_setting.items())},
             'values': {s: {k: round(v[k], 6) for k in sorted(variants)}
                        for s, v in sorted(by_setting.items())},
             'flipped_pairs': flips,
