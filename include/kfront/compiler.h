@@ -16,11 +16,12 @@
 #define __aligned(n)	__attribute__((aligned(n)))
 #define __section(s)	__attribute__((section(s)))
 #define __used		__attribute__((used))
-/* Kernel code that runs inside a measured region but outside the
- * variants (reading the counters, the call into the benchmark): the
- * linker script puts it first in the kernel's text, before the variants,
- * so none of the measured code moves when other kernel code changes
- * (docs/measurement.md, "Where each variant's code lies"). */
+/* The measured path: kernel code that runs during a benchmark point
+ * besides the variants' own (the harness's run loop, the counter reads,
+ * the watchdog's arming). The linker script puts it first in the kernel's
+ * text, before the variants, so nothing a point runs moves when other
+ * kernel code changes (docs/measurement.md, "Where each variant's code
+ * lies"). */
 #define __measured_path	__section(".text.measured")
 #define __unused	__attribute__((unused))
 #define __cold		__attribute__((cold))
