@@ -85,7 +85,7 @@ void counters_stop(void)
 }
 
 /* The harness has just numbered this region (harness_region_count()). */
-__attribute__((noinline)) void counters_read_begin(u64 *vals)
+__noinline __measured_path void counters_read_begin(u64 *vals)
 {
 	if (nperf)
 		perf_read(vals + 1);
@@ -96,7 +96,7 @@ __attribute__((noinline)) void counters_read_begin(u64 *vals)
 	lfence();
 }
 
-__attribute__((noinline)) void counters_read_end(u64 *vals)
+__noinline __measured_path void counters_read_end(u64 *vals)
 {
 	lfence();
 	vals[0] = rdtsc();
@@ -106,17 +106,17 @@ __attribute__((noinline)) void counters_read_end(u64 *vals)
 		perf_read(vals + 1);
 }
 
-u64 counters_delta(int i, u64 begin, u64 end)
+__measured_path u64 counters_delta(int i, u64 begin, u64 end)
 {
 	return end - begin;
 }
 
-u64 counters_tsc_hz(void)
+__measured_path u64 counters_tsc_hz(void)
 {
 	return cpu.tsc_hz;
 }
 
-u64 counters_tsc(void)
+__measured_path u64 counters_tsc(void)
 {
 	return rdtsc();
 }

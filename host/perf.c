@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <kfront/compiler.h>
 #include "host.h"
 
 #define CACHE_EVENT(cache) \
@@ -115,7 +116,7 @@ void perf_disable(void)
 
 /* A pinned group the PMU cannot hold reads as end of file: the values
  * stay zero, and the samples show it. */
-void perf_read(u64 *vals)
+__measured_path void perf_read(u64 *vals)
 {
 	u64 buf[1 + HOST_PERF_MAX];
 	ssize_t n = read(fds[0], buf, sizeof(buf));

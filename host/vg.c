@@ -16,6 +16,7 @@
 #define CALLGRIND_DUMP_STATS_AT(name)	do { (void)(name); } while (0)
 #endif
 
+#include <kfront/compiler.h>
 #include "host.h"
 
 static bool active;
@@ -27,19 +28,19 @@ bool vg_init(void)
 	return active;
 }
 
-bool vg_active(void)
+__measured_path bool vg_active(void)
 {
 	return active;
 }
 
-void vg_region_begin(u64 seq)
+__measured_path void vg_region_begin(u64 seq)
 {
 	snprintf(dump_name, sizeof(dump_name), "kfront-region-%llu",
 		 (unsigned long long)seq);
 	CALLGRIND_ZERO_STATS;
 }
 
-void vg_region_end(void)
+__measured_path void vg_region_end(void)
 {
 	CALLGRIND_DUMP_STATS_AT(dump_name);
 }

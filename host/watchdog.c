@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include <kfront/compiler.h>
 #include <kfront/watchdog.h>
 
 #define ALT_STACK_SIZE	(64 * 1024)
@@ -63,7 +64,7 @@ const char *watchdog_reason(void)
 }
 
 /* usec 0 disarms the timer. */
-static void set_timer(u64 usec)
+static __measured_path void set_timer(u64 usec)
 {
 	struct itimerval it = { 0 };
 
@@ -73,7 +74,7 @@ static void set_timer(u64 usec)
 }
 
 /* As the kernel's: a spent budget (ms = 0) fires at once. */
-void watchdog_arm(struct arch_jmp_buf *buf, u64 ms)
+__measured_path void watchdog_arm(struct arch_jmp_buf *buf, u64 ms)
 {
 	if (!available)
 		return;
@@ -81,7 +82,7 @@ void watchdog_arm(struct arch_jmp_buf *buf, u64 ms)
 	set_timer(ms ? ms * 1000 : 1);
 }
 
-void watchdog_disarm(void)
+__measured_path void watchdog_disarm(void)
 {
 	if (!available)
 		return;

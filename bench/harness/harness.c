@@ -50,7 +50,7 @@ static struct variant_state vstate[HARNESS_MAX_VARIANTS];
 static struct record rec;
 static struct arch_jmp_buf watchdog_jmp;
 
-u64 harness_region_count(void)
+__measured_path u64 harness_region_count(void)
 {
 	return region_seq;
 }

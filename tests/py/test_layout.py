@@ -254,22 +254,54 @@ MEASURED_PATH = {'arch_setjmp', 'counters_read_begin', 'counters_read_end',
                  'counters_delta', 'counters_tsc', 'counters_tsc_hz', 'watchdog_arm',
                  'watchdog_disarm', 'apic_write', 'native_wrmsr', 'pmu_delta',
                  'noop_run', 'measure', 'check_run', 'guarded', 'run_group',
-                 'harness_run_order'}
+                 'harness_run_order', 'harness_region_count'}
+# The host harness's: the same harness, its own counters and watchdog
+# (host/), and callgrind's region marks.
+HOST_MEASURED_PATH = (MEASURED_PATH - {'apic_write', 'native_wrmsr', 'pmu_delta'}) | {
+    'perf_read', 'vg_active', 'vg_region_begin', 'vg_region_end'}
 # What the measured path may call outside itself: the report of a failed
-# run, which ends the variant's point.
+# run, which ends the variant's point (and in the host programs the C
+# library, through the PLT: its code does not move with ours).
 MEASURED_PATH_EXITS = {'emit_error'}
 
 
-def built_kernel(test: unittest.TestCase) -> Path:
-    elf = paths.kernel_path()
+def built(test: unittest.TestCase, elf: Path) -> Path:
     if not elf.exists():
-        test.skipTest('no kernel built (./kfront build)')
+        test.skipTest(f'{elf.name} not built (./kfront build)')
     return elf
 
 
 def nm_sorted(elf: Path) -> str:
     return subprocess.run(['nm', '-n', '--defined-only', str(elf)], capture_output=True,
                           text=True, check=True).stdout
+
+
+def functions_in(nm: str, start: int, end: int) -> set[str]:
+    return {p[2] for p in (ln.split() for ln in nm.splitlines())
+            if len(p) == 3 and p[1] in 'tT' and start <= int(p[0], 16) < end
+            and not p[2].startswith('__')}
+
+
+def calls_out_of(test: unittest.TestCase, elf: Path, start: int, end: int) -> set[str]:
+    """The targets of direct calls and jumps from [start, end) that lie
+    outside it. A function the range calls that lies elsewhere, or one that
+    GCC inlined into a caller outside it, would move with other code."""
+    dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn',
+                          f'--start-address={start:#x}', f'--stop-address={end:#x}',
+                          str(elf)], capture_output=True, text=True, check=True).stdout
+    inside, outside = 0, set()
+    for ln in dis.splitlines():
+        parts = ln.split('\t')
+        if len(parts) < 2 or parts[1].split()[:1] not in (['call'], ['jmp']) \
+                or '<' not in parts[1]:
+            continue        # not a direct call or jump
+        target = int(parts[1].split()[1], 16)
+        if start <= target < end:
+            inside += 1
+        else:
+            outside.add(parts[1][parts[1].index('<') + 1:].split('+')[0].rstrip('>'))
+    test.assertGreater(inside, 10)      # the disassembly was read
+    return outside
 
 
 class VariantPlacement(unittest.TestCase):
@@ -279,46 +311,42 @@ class VariantPlacement(unittest.TestCase):
     regions comes first, so that no other kernel code moves any of it
     (docs/measurement.md)."""
 
-    def test_measured_path_comes_first(self) -> None:
-        elf = built_kernel(self)
-        syms = [ln.split() for ln in nm_sorted(elf).splitlines()]
-        addr = {p[2]: int(p[0], 16) for p in syms if len(p) == 3}
-        first_variant = pgo_layout.text_range_of(nm_sorted(elf), 0, str(elf))[0]
-        before = {p[2] for p in syms if len(p) == 3 and p[1] in 'tT'
-                  and addr['__text_start'] <= int(p[0], 16) < first_variant
-                  and not p[2].startswith('__')}
-        self.assertEqual(before, MEASURED_PATH)
-        # on the page just before the variants: a larger measured path
-        # would push every variant by a page, which this test should name
-        self.assertEqual(first_variant - addr['__text_start'], build_variant.VARIANT_TEXT_ALIGN)
-
-    def test_measured_path_calls_nothing_else(self) -> None:
-        # a function it calls that lies elsewhere (or one that GCC inlined
-        # into a caller outside the section) would move with the kernel
-        elf = built_kernel(self)
+    def measured_range(self) -> tuple[Path, int, int]:
+        elf = built(self, paths.kernel_path())
         nm = nm_sorted(elf)
         start = next(int(ln.split()[0], 16) for ln in nm.splitlines()
                      if ln.endswith(' __text_start'))
-        end = pgo_layout.text_range_of(nm, 0, str(elf))[0]
-        dis = subprocess.run(['objdump', '-d', '--no-show-raw-insn',
-                              f'--start-address={start:#x}', f'--stop-address={end:#x}',
-                              str(elf)], capture_output=True, text=True, check=True).stdout
-        inside, outside = 0, set()
-        for ln in dis.splitlines():
-            parts = ln.split('\t')
-            if len(parts) < 2 or parts[1].split()[:1] not in (['call'], ['jmp']) \
-                    or '<' not in parts[1]:
-                continue        # not a direct call or jump
-            target = int(parts[1].split()[1], 16)
-            if start <= target < end:
-                inside += 1
-            else:
-                outside.add(parts[1][parts[1].index('<') + 1:].split('+')[0].rstrip('>'))
-        self.assertGreater(inside, 10)      # the disassembly was read
-        self.assertEqual(outside, MEASURED_PATH_EXITS)
+        return elf, start, pgo_layout.text_range_of(nm, 0, str(elf))[0]
+
+    def test_measured_path_comes_first(self) -> None:
+        elf, start, first_variant = self.measured_range()
+        self.assertEqual(functions_in(nm_sorted(elf), start, first_variant), MEASURED_PATH)
+        # on the page just before the variants: a larger measured path
+        # would push every variant by a page, which this test should name
+        self.assertEqual(first_variant - start, build_variant.VARIANT_TEXT_ALIGN)
+
+    def test_measured_path_calls_nothing_else(self) -> None:
+        elf, start, end = self.measured_range()
+        self.assertEqual(calls_out_of(self, elf, start, end), MEASURED_PATH_EXITS)
+
+    def test_host_measured_path_has_a_page(self) -> None:
+        # host/measured.ld: the same in the host harness's programs
+        for name in ('kfront-host', 'kfront-host-O2'):
+            with self.subTest(program=name):
+                elf = built(self, paths.BUILD / 'host' / name)
+                sec = subprocess.run(['readelf', '-SW', str(elf)], capture_output=True,
+                                     text=True, check=True).stdout
+                row = next(ln.split() for ln in sec.splitlines() if ' .text.measured ' in ln)
+                start = int(row[row.index('.text.measured') + 2], 16)
+                end = start + int(row[row.index('.text.measured') + 4], 16)
+                self.assertEqual(start % build_variant.VARIANT_TEXT_ALIGN, 0)
+                self.assertEqual(functions_in(nm_sorted(elf), start, end), HOST_MEASURED_PATH)
+                outside = calls_out_of(self, elf, start, end)
+                self.assertEqual({t for t in outside if not t.endswith('@plt')},
+                                 MEASURED_PATH_EXITS)
 
     def test_each_variant_starts_on_a_page(self) -> None:
-        elf = built_kernel(self)
+        elf = built(self, paths.kernel_path())
         nm = nm_sorted(elf)
         starts = []
         while True:
