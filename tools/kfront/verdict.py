@@ -134,6 +134,10 @@ def _per_op(e: Result, c: Counter) -> list[float]:
     return [s / e.iters for s in c.samples]
 
 
+def _too_few_runs(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> bool:
+    return any(min(len(t), len(b)) < stats.MIN_RUNS_FOR_CI for t, b in pairs)
+
+
 def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
                seed: int, resamples: int = GEOMEAN_RESAMPLES,
                confidence: float = stats.DEFAULT_CONFIDENCE
@@ -143,7 +147,7 @@ def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
     than stats.MIN_RUNS_FOR_CI or a resample gives a zero median)."""
     logs = [math.log(stats.median(t) / stats.median(b)) for t, b in pairs]
     value = math.exp(sum(logs) / len(logs))
-    if any(min(len(t), len(b)) < stats.MIN_RUNS_FOR_CI for t, b in pairs):
+    if _too_few_runs(pairs):
         return value, None, None
     rng = random.Random(seed)
     rand = rng.random
@@ -170,7 +174,7 @@ def geomean_ci(pairs: Sequence[tuple[Sequence[float], Sequence[float]]],
 
 def no_interval_reason(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> str:
     """Why geomean_ci() gave no interval for these points, in words."""
-    if any(min(len(t), len(b)) < stats.MIN_RUNS_FOR_CI for t, b in pairs):
+    if _too_few_runs(pairs):
         return f"a point with fewer than {stats.MIN_RUNS_FOR_CI} runs"
     zero = sum(1 for t, b in pairs if min(t) <= 0 or min(b) <= 0)
     return (f"{zero} point{'s' if zero != 1 else ''} with a run of 0, "
