@@ -22,10 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # the host tools' merge of parallel boots (ParallelBootsExact)
 sys.path.insert(0, str(ROOT / "tools"))
 from kfront import sim, simjobs  # noqa: E402
+from fesim.sources import plugin_sources  # noqa: E402
 FESIM = ROOT / "tools" / "fesim"
-PLUGIN_SOURCES = ["fesim.c", "cache.c", "presets.c", "footprint.c",
-                  "translate.c", "exec.c", "output.c", "classes.c",
-                  "attrib.c", "callgraph.c", "loops.c"]
 QEMU = shutil.which("qemu-x86_64")
 QEMU_SYSTEM = shutil.which("qemu-system-x86_64")
 STUB = ROOT / "tests" / "fesim" / "mbstub"
@@ -56,7 +54,7 @@ class Tools:
         subprocess.run(["gcc", "-O2", "-shared", "-fPIC",
                         "-fvisibility=hidden", "-I", str(ROOT / "include"),
                         "-o", str(out)] +
-                       [str(FESIM / s) for s in PLUGIN_SOURCES], check=True)
+                       [str(s) for s in plugin_sources()], check=True)
         return out
 
     def build_stub(self, rounds: int) -> Path:

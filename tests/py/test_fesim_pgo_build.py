@@ -12,11 +12,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from fesim.sources import plugin_sources
+
 ROOT = Path(__file__).resolve().parents[2]
 FESIM = ROOT / 'tools' / 'fesim'
-SOURCES = ['fesim.c', 'cache.c', 'presets.c', 'footprint.c', 'translate.c',
-           'exec.c', 'output.c', 'classes.c', 'attrib.c', 'callgraph.c',
-           'loops.c', 'tally.c', 'bulk.c']
 CFLAGS = ['-O2', '-fvisibility=hidden', '-D_GNU_SOURCE', '-DKFRONT_HOST=1',
           '-Wno-unused-parameter', '-fPIC', f'-I{FESIM}', f'-I{ROOT / "include"}',
           f'-I{ROOT / "arch" / "x86" / "include"}']
@@ -29,7 +28,7 @@ class Fallback(unittest.TestCase):
             out = Path(tmp) / 'libfesim.so'
             cmd = [sys.executable, str(FESIM / 'pgo_build.py'), str(out),
                    str(Path(tmp) / 'no-such-qemu'), '/bin/true', 'gcc', '--'] + CFLAGS + \
-                  ['--'] + [str(FESIM / s) for s in SOURCES] + \
+                  ['--'] + [str(s) for s in plugin_sources()] + \
                   ['--', str(FESIM / 'pgo_train.c')]
             res = subprocess.run(cmd, capture_output=True, text=True, check=False)
             self.assertEqual(res.returncode, 0, res.stderr)

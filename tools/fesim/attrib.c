@@ -211,3 +211,46 @@ void attrib_add_misses(struct region *r, u32 fn, int model,
 	m[FN_UOP_MISSES] += add->uop;
 	m[FN_ITLB_MISSES] += add->itlb;
 }
+
+/* A model's miss counts, before a segment's run (for its function row). */
+void misses_save(struct misses *x, const struct model_ctr *d)
+{
+	x->l1i = d->l1i_misses;
+	x->uop = d->uop_misses;
+	x->itlb = d->itlb_misses;
+}
+
+/* Add a run's misses in model @i to its function's row in the open
+ * region (and, while loop replay notes them, to the period's list); most
+ * runs add none and look up no row. */
+static void note_misses(int i, const struct misses *add, u32 fn)
+{
+	if (!(add->l1i | add->uop | add->itlb))
+		return;
+	attrib_add_misses(fs.cur, fn, i, add);
+	if (fs.loop_rec)
+		loops_record(fn, i, add);
+}
+
+/* The same for @n replays of memo @mo: a replay misses in no L1i or
+ * iTLB, and in the uop cache only in windows the JCC erratum keeps out
+ * (run_models(), bulk.c). */
+void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn)
+{
+	struct misses add = { 0, n * mo->uop_misses, 0 };
+
+	note_misses(i, &add, fn);
+}
+
+/* The same for what a simulated run added since misses_save(). */
+void attribute_misses(int i, const struct model_ctr *d,
+		      const struct misses *before, u32 fn)
+{
+	struct misses add = {
+		d->l1i_misses - before->l1i,
+		d->uop_misses - before->uop,
+		d->itlb_misses - before->itlb,
+	};
+
+	note_misses(i, &add, fn);
+}

@@ -339,7 +339,7 @@ static bool uop_candidate(const struct uop_cache *u, u32 s, int i, u64 win,
  * Random replacement: the candidate drawn from the seeded stream, counted
  * in slot order. Not in recency order: then a hit, which only reorders,
  * changes nothing a later draw depends on, and a run of hits leaves the
- * cache as it found it (exec.c's replay memo, loops.c's fixed points).
+ * cache as it found it (memo.c's replay memo, loops.c's fixed points).
  */
 static int uop_random_victim(struct uop_cache *u, u32 s, u64 win, int keep)
 {

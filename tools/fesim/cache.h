@@ -32,7 +32,7 @@ enum { POL_LRU, POL_PLRU, POL_RANDOM, POL_N };
  * left-aligned: a subtree holding no way is never chosen), random draws
  * the victim from a seeded xorshift64* stream (same seed, same counts).
  * mru[] is the way each set touched last: a hit there changes no state
- * under any policy (the replay memo's fast path, exec.c).
+ * under any policy (the replay memo's fast path, frontend.c).
  */
 struct sa_cache {
 	u32 sets;		/* a power of two */
@@ -151,7 +151,7 @@ struct uop_cache {
 	/* bumped by every change to another entry than the one being
 	 * filled (an eviction, an invalidation, a window marked never
 	 * cached, a flush): a fill dropped with this unchanged left the
-	 * cache as it found it (exec.c, fill_dropped()) */
+	 * cache as it found it (frontend.c, fill_dropped()) */
 	u64 changes;
 	/* windows never cached (JCC erratum): an open-addressing set, and
 	 * a filter in front of it, one bit per window number modulo

@@ -8,6 +8,9 @@
 
 FESIM_EXPORT int qemu_plugin_version = FESIM_QEMU_PLUGIN_API;
 
+/* The simulation: its settings, models and run state (fesim.h). */
+struct fesim fs;
+
 /*
  * qemu_plugin_outs() only shows with `-d plugin`; a refusal to load must be
  * seen without it, so errors also go to stderr.

@@ -46,7 +46,7 @@ struct model_ctr {
 	u64 itlb_misses;	/* page walks: misses in both levels */
 };
 
-/* The misses of one model that a function's row adds up (exec.c). */
+/* The misses of one model that a function's row adds up (attrib.c). */
 struct misses {
 	u64 l1i, uop, itlb;
 };
@@ -123,11 +123,11 @@ struct model {
 	struct uop_pack pack;	/* a fill's way packing so far */
 	u64 gen;		/* labels the model's cache state: set to a
 				 * fresh value by every lookup that changes
-				 * it (exec.c) */
+				 * it (frontend.c) */
 	u64 gen_seq;		/* the last fresh value handed out */
 	/* per set of the L1i, the uop cache and the L1 iTLB: the generation
 	 * current after its last change; and the first one after the last
-	 * flush (exec.c, memo_sets_unchanged()) */
+	 * flush (memo.c, memo_sets_unchanged()) */
 	u64 *l1i_stamp, *uop_stamp, *itlb_stamp;
 	u64 flush_gen;
 	/* the fill in progress (UOP_FILL): the generation before its lookup,
@@ -139,6 +139,17 @@ struct model {
 
 enum { UOP_HIT, UOP_FILL, UOP_LEGACY };
 
+/*
+ * A fresh generation (struct model.gen): no memo was ever recorded under
+ * it. Values are never reused, so a generation names one cache state; only
+ * fill_dropped() (frontend.c) goes back to an older one, and only when the
+ * caches are again exactly in that state.
+ */
+static inline void gen_bump(struct model *m)
+{
+	m->gen = ++m->gen_seq;
+}
+
 /* What one segment's last state-preserving run did in one model. */
 struct memo {
 	u64 gen;
@@ -148,7 +159,7 @@ struct memo {
 	u8 valid, taken;
 };
 
-/* Add @n replays of memo @mo to a model's counters (exec.c one at a time,
+/* Add @n replays of memo @mo to a model's counters (memo.c one at a time,
  * bulk.c many). */
 static inline void memo_add(struct model_ctr *d, const struct memo *mo,
 			    u64 n)
@@ -264,7 +275,7 @@ struct speed_stats {
 	u64 memo_replayed;
 	u64 memo_revalidated;	/* of them: the caches had changed, but in
 				 * none of the sets the segment touches */
-	u64 runs_in_bulk;	/* TB runs counted by exec.c's bulk path (each
+	u64 runs_in_bulk;	/* TB runs counted by bulk.c's path (each
 				 * replayed from its memo in every model) */
 	u64 sim_no_memo, sim_caches_changed, sim_other_entry;
 	u64 sim_memo_off;
@@ -317,6 +328,9 @@ void preset_names(char *buf, size_t len);
 
 /* footprint.c */
 struct fp_line *fp_lookup(u64 line);
+struct tb_info;
+struct seg;
+void run_footprint(const struct tb_info *ti, struct seg *s);
 
 /* translate.c */
 struct qemu_plugin_tb;
@@ -324,16 +338,33 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb);
 
 /* exec.c */
 void tb_exec(unsigned int vcpu, void *udata);
-struct counters *exec_target(void);
-void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn);
 void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip);
-void run_state_save(const struct model *m, struct run_state *st);
-bool run_state_equal(const struct model *m, const struct run_state *st);
-void totals(struct counters *tot);
+
+/* models.c */
 int models_init(void);
 /* Frees what models_init() allocated (at plugin exit). */
 void models_free(void);
+/* Empty every model's caches and forget its last fetch. */
+void models_flush(void);
+
+/* regions.c */
+void apply_marker(u16 id);
+struct counters *exec_target(void);
+void totals(struct counters *tot);
+
+/* frontend.c: segment @s's run in model @m, its memo @mo recorded */
+void run_model(const struct tb_info *ti, const struct seg *s, struct model *m,
+	       struct memo *mo, bool taken, struct model_ctr *d);
+
+/* memo.c */
+void run_state_save(const struct model *m, struct run_state *st);
+bool run_state_equal(const struct model *m, const struct run_state *st);
+/* Segment @s's run in model @m replayed from memo @mo, if it would do
+ * exactly what the memo recorded; false: it must be simulated. */
+bool memo_replay(struct model *m, const struct tb_info *ti,
+		 const struct seg *s, struct memo *mo, bool taken,
+		 struct model_ctr *d);
 
 /* loops.c */
 #define LOOP_LOG_BITS		18
@@ -391,6 +422,12 @@ u64 *attrib_row(struct region *r, u32 fn);
 void attrib_add_misses(struct region *r, u32 fn, int model,
 		       const struct misses *add);
 void attrib_mark_used(u32 fn);
+/* A model's misses before a segment's run, and what the run added since,
+ * to its function's row (and loop replay's list); @n replays of a memo. */
+void misses_save(struct misses *x, const struct model_ctr *d);
+void attribute_misses(int i, const struct model_ctr *d,
+		      const struct misses *before, u32 fn);
+void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn);
 
 /* bulk.c: a TB run again and again, counted in bulk */
 bool bulk_take(struct tb_info *ti);

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Per-line footprint records, found by line address at translation time. */
+/*
+ * Footprint: per-line records, found by line address at translation time,
+ * and the distinct lines and bytes each run adds (of its region and of the
+ * whole run).
+ */
 #include <stdlib.h>
 
 #include "fesim.h"
@@ -69,4 +73,46 @@ struct fp_line *fp_lookup(u64 line)
 	table[h & (table_size - 1)] = rec;
 	table_used++;
 	return rec;
+}
+
+/* Footprint epoch: 1 outside regions, seq + 2 inside region seq. */
+static u32 cur_epoch(void)
+{
+	return fs.cur ? fs.cur->seq + 2 : 1;
+}
+
+/* Count the lines and bytes segment @s adds to the footprints. */
+void run_footprint(const struct tb_info *ti, struct seg *s)
+{
+	struct region *r = fs.cur;
+	u32 epoch = cur_epoch();
+	u32 j;
+
+	/* masks only grow: a segment already run in this epoch adds nothing */
+	if (s->fp_done == epoch)
+		return;
+	s->fp_done = epoch;
+	for (j = 0; j < s->fp_n; j++) {
+		struct fp_line *l = ti->fps[s->fp_first + j].rec;
+		u64 m = ti->fps[s->fp_first + j].mask;
+
+		if (m & ~l->total_mask) {
+			if (!l->total_mask)
+				fs.fp_lines++;
+			fs.fp_bytes += __builtin_popcountll(m & ~l->total_mask);
+			l->total_mask |= m;
+		}
+		if (!r)
+			continue;
+		if (l->region_epoch != epoch) {
+			l->region_epoch = epoch;
+			l->region_mask = 0;
+			r->ctr.c.footprint_lines++;
+		}
+		if (m & ~l->region_mask) {
+			r->ctr.c.footprint_bytes +=
+				__builtin_popcountll(m & ~l->region_mask);
+			l->region_mask |= m;
+		}
+	}
 }
