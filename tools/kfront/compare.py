@@ -16,7 +16,9 @@ from typing import Any
 
 from . import stats
 from .model import Result, Results
-from .report import RED, RESET, Cell, interval_text, per_op_text, text_table
+from .report import interval_text, per_op_text
+from .report_doc import Cell
+from .report_render import RED, RESET, text_table
 from .results import counter_label
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from . import truth as truth_mod
 from . import robustness, verdict
 from .model import Result, Results
-from .report import Cell, Section, Table, per_op_text, ratio_text
+from .report import per_op_text, ratio_text
+from .report_doc import Cell, Section, Table
 from .results import counter_label
 
 PRIMARY_TITLE = "Simulated counts | real-CPU time, per workload"
