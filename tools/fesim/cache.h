@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Set-associative caches (LRU, tree-PLRU or random replacement): the
- * L1i/iTLB/STLB arrays and the uop cache. */
+ * L1i/iTLB/STLB arrays (sa_cache.c) and the uop cache (uop_cache.c). */
 #ifndef FESIM_CACHE_H
 #define FESIM_CACHE_H
 
@@ -17,6 +17,26 @@ typedef uint64_t u64;
 
 /* Replacement policies (docs/fesim.md, "Replacement and prefetch"). */
 enum { POL_LRU, POL_PLRU, POL_RANDOM, POL_N };
+
+static inline bool is_pow2(u32 x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* Random replacement's stream, one per structure (sa_cache.c,
+ * uop_cache.c). xorshift64*: small, fast and the same on every host. */
+static inline u64 rng_next(u64 *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dULL;
+}
+
+static inline u64 rng_start(u64 seed)
+{
+	return seed ? seed : 0x9e3779b97f4a7c15ULL;	/* never zero */
+}
 
 /* A tag with this bit set was brought in by a prefetch and not yet used
  * (block numbers are addresses >> 6 or more: bit 62 is never theirs). */
@@ -70,7 +90,7 @@ static inline bool sa_hit_changes(const struct sa_cache *c)
 	return c->policy != POL_RANDOM;
 }
 
-/* Slow path of sa_access() for PLRU and random (cache.c). */
+/* Slow path of sa_access() for PLRU and random (sa_cache.c). */
 int sa_access_fixed(struct sa_cache *c, u64 blk, u64 *victim, bool pf);
 
 /*
