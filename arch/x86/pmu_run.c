@@ -8,8 +8,8 @@
 #include <kfront/printk.h>
 #include "pmu_internal.h"
 
-static __measured_path const struct pmu_group *group_get(const struct pmu *p,
-								int g)
+static __measured_path const struct pmu_group *
+group_get(const struct pmu *p, int g)
 {
 	if (!p->available || g < 0 || g >= p->nr_groups)
 		return NULL;
