@@ -328,8 +328,6 @@ void preset_names(char *buf, size_t len);
 
 /* footprint.c */
 struct fp_line *fp_lookup(u64 line);
-struct tb_info;
-struct seg;
 void run_footprint(const struct tb_info *ti, struct seg *s);
 
 /* translate.c */
