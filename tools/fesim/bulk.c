@@ -57,7 +57,7 @@ static void bulk_flush(void)
 {
 	struct tb_info *ti = bk.ti;
 	struct seg *s = &ti->segs[0];
-	struct counters *t = exec_target();
+	struct counters *t = charged_counters();
 	bool rows = fs.cur && attrib_on();
 	/* taken (it ends where it does not start), after its own branch:
 	 * tb_run()'s rule (kept spelled out there: a shared inline helper

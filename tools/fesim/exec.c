@@ -33,7 +33,7 @@ static void run_models(const struct tb_info *ti, u32 si, struct counters *t,
 void run_seg_models(const struct tb_info *ti, const struct seg *s,
 		    bool taken, u32 skip)
 {
-	run_models(ti, (u32)(s - ti->segs), exec_target(), taken,
+	run_models(ti, (u32)(s - ti->segs), charged_counters(), taken,
 		   fs.cur && attrib_on(), skip);
 }
 
@@ -79,7 +79,7 @@ static void tb_run(struct tb_info *ti)
 			 (ti->vaddr & 15);
 	struct region *start = fs.cur;
 	/* the counters it is charged to: changed only by a marker */
-	struct counters *t = exec_target();
+	struct counters *t = charged_counters();
 	u32 landed = (taken ? LAND_TAKEN : 0) |
 		     (unaligned ? LAND_UNALIGNED : 0);
 	/* models whose work for this TB loop replay does (loops.c) */
@@ -97,7 +97,7 @@ static void tb_run(struct tb_info *ti)
 
 		if (s->action) {
 			apply_marker(s->action);
-			t = exec_target();
+			t = charged_counters();
 		}
 		if (!s->n_insns)
 			continue;

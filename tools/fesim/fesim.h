@@ -348,7 +348,9 @@ void models_flush(void);
 
 /* regions.c */
 void apply_marker(u16 id);
-struct counters *exec_target(void);
+/* The counters the code running now is charged to: the open region's, or
+ * those of the code outside regions. */
+struct counters *charged_counters(void);
 void totals(struct counters *tot);
 
 /* frontend.c: segment @s's run in model @m, its memo @mo recorded */

@@ -217,7 +217,7 @@ static void confirm_from_here(void)
 {
 	int i;
 
-	lp.target = exec_target();
+	lp.target = charged_counters();
 	for (i = 0; i < fs.n_models; i++) {
 		snap_take(i);
 		lp.m[i].start = lp.target->m[i];

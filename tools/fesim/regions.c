@@ -67,7 +67,7 @@ void apply_marker(u16 id)
 }
 
 /* The counters that code running now is charged to. */
-struct counters *exec_target(void)
+struct counters *charged_counters(void)
 {
 	return fs.cur ? &fs.cur->ctr : &fs.outside;
 }

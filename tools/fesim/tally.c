@@ -113,7 +113,7 @@ void tally_reps(struct seg *s, u8 kind, bool repeat, u32 n)
  * and (syms=, in a region) to their functions' rows. */
 void tally_settle(void)
 {
-	struct counters *c = exec_target();
+	struct counters *c = charged_counters();
 	bool rows = fs.cur && attrib_on();
 	u32 i;
 
