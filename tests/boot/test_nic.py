@@ -370,7 +370,7 @@ class Overload(unittest.TestCase):
     slow clients that must survive the timeout."""
     NIC = 'virtio'
     IDLE_MS = 3000
-    MAX_CONNS, WAIT_MAX = 64, 16        # kernel/svc_policy.h
+    MAX_CONNS, WAIT_MAX = 64, 16        # include/kfront/svc_policy.h
     kf: Kfront
 
     @classmethod

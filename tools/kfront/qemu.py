@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Boot kfront.iso in QEMU, stream its serial output, map its exit status.
 
-Exit status convention (docs/boot.md): the kernel writes its status to
+Exit status convention (README.md, "Exit status"): the kernel writes its status to
 isa-debug-exit and QEMU exits with (status << 1) | 1. A QEMU exit of 0
 means the kernel never reported (a reset, a shutdown, or QEMU's own
 error); a timeout kills QEMU and is reported as 124.

@@ -108,7 +108,7 @@ def interval_text(iv: stats.Interval, every_run_same: bool) -> str:
 
 
 # Results from before the correction carry only the uncorrected mark
-# (docs/statistics.md); is_significant() falls back to it.
+# (docs/statistics.md); Ratio.marked (model.py) falls back to it.
 SIG_NOTE = ("* = significant at the 95% level, Holm-corrected over all "
             "ratios of that counter")
 AUTOCORR_NOTE = ("~ = runs of this series are correlated (|lag-1 "
