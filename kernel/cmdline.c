@@ -62,6 +62,17 @@ static void append_default(const struct param_spec *sp, char *err,
 			 (unsigned long long)sp->dflt);
 }
 
+const char *cmdline_clip(char *buf, size_t n, const char *val)
+{
+	size_t len = strlen(val);
+
+	if (len <= CMDLINE_CLIP_MAX)
+		return val;
+	snprintf(buf, n, "%.*s... (%zu bytes)", CMDLINE_CLIP_MAX - 16, val,
+		 len);
+	return buf;
+}
+
 static int parse_uint(const char *s, u64 *out)
 {
 	u64 v = 0;
@@ -107,12 +118,13 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 {
 	const struct param_spec *sp = &cl->specs[i];
 	struct param_value *pv = &cl->vals[i];
+	char clip[CMDLINE_CLIP_BUF];
 	int c;
 
 	if (sp->type == PARAM_FLAG) {
 		if (val) {
 			snprintf(err, errlen, "'%s' is a flag and takes no value (got '%s=%s')",
-				 key, key, val);
+				 key, key, cmdline_clip(clip, sizeof(clip), val));
 			return -EINVAL;
 		}
 		pv->num = 1;
@@ -131,7 +143,7 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 		    pv->num > sp->max) {
 			snprintf(err, errlen,
 				 "bad value '%s' for '%s': expected an integer from %llu to %llu",
-				 val, key, (unsigned long long)sp->min,
+				 cmdline_clip(clip, sizeof(clip), val), key, (unsigned long long)sp->min,
 				 (unsigned long long)sp->max);
 			append_default(sp, err, errlen);
 			return -EINVAL;
@@ -142,7 +154,7 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 		if (c < 0) {
 			snprintf(err, errlen,
 				 "bad value '%s' for '%s': expected one of ",
-				 val, key);
+				 cmdline_clip(clip, sizeof(clip), val), key);
 			append_choices(sp, err, errlen);
 			append_default(sp, err, errlen);
 			return -EINVAL;
@@ -175,6 +187,7 @@ static int parse_word(struct cmdline *cl, char *word, const char *origin,
 {
 	char *eq = strchr(word, '=');
 	const char *val = NULL;
+	char clip[CMDLINE_CLIP_BUF];
 	int i;
 
 	if (eq) {
@@ -182,13 +195,14 @@ static int parse_word(struct cmdline *cl, char *word, const char *origin,
 		val = eq + 1;
 	}
 	if (!*word) {
-		snprintf(err, errlen, "argument '=%s' has no key", val);
+		snprintf(err, errlen, "argument '=%s' has no key",
+			 cmdline_clip(clip, sizeof(clip), val));
 		return -EINVAL;
 	}
 	i = find_spec(cl, word);
 	if (i < 0) {
 		snprintf(err, errlen, "unknown kernel argument '%s'; valid keys: ",
-			 word);
+			 cmdline_clip(clip, sizeof(clip), word));
 		append_keys(cl, err, errlen);
 		return -EINVAL;
 	}
@@ -293,10 +307,21 @@ int cmdline_init(struct cmdline *cl, const struct param_spec *specs,
 int cmdline_add(struct cmdline *cl, const char *src, const char *origin,
 		char *err, size_t errlen)
 {
-	size_t len = src ? strlen(src) : 0;
-	size_t given = cl->given_len + (cl->given_len && len ? 1 : 0) + len;
+	return cmdline_add_bytes(cl, src, src ? strlen(src) : 0, origin, err,
+				 errlen);
+}
+
+int cmdline_add_bytes(struct cmdline *cl, const char *src, size_t len,
+		      const char *origin, char *err, size_t errlen)
+{
+	size_t given;
 	char *p;
 
+	/* NULs that end a file are its end, not part of the line; one
+	 * inside it would hide what follows it, so check_bytes refuses it */
+	while (len && !src[len - 1])
+		len--;
+	given = cl->given_len + (cl->given_len && len ? 1 : 0) + len;
 	if (given >= CMDLINE_MAX) {
 		snprintf(err, errlen,
 			 "command line too long: %zu bytes, the limit is %d",

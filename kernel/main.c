@@ -67,6 +67,31 @@ static void check_cmdline_length(size_t grub_len, size_t fw_cfg_len)
 		    total, grub_len, fw_cfg_len, CMDLINE_MAX - 1);
 }
 
+/*
+ * A refused command line as given, on one line: a byte outside printable
+ * ASCII, or a backslash, is written \xNN. Written raw, a line break in
+ * it could start a line that reads as a result record.
+ */
+static void echo_as_given(const char *s, size_t len)
+{
+	size_t i = 0, run;
+
+	while (i < len) {
+		for (run = 0; i + run < len && run < 256; run++) {
+			unsigned char c = (unsigned char)s[i + run];
+
+			if (c < 0x20 || c > 0x7e || c == '\\')
+				break;
+		}
+		if (run) {
+			printk("%.*s", (int)run, s + i);
+			i += run;
+		} else {
+			printk("\\x%02x", (unsigned char)s[i++]);
+		}
+	}
+}
+
 /* GRUB's command line sets defaults; the one `kfront boot` passes
  * through fw_cfg comes second and overrides them key by key. */
 static void parse_cmdline(void)
@@ -79,14 +104,20 @@ static void parse_cmdline(void)
 			 boot_err, sizeof(boot_err)) ||
 	    cmdline_add(&kfront_cmdline, bootinfo.cmdline, "boot loader's command line",
 			boot_err, sizeof(boot_err)) ||
-	    cmdline_add(&kfront_cmdline, extra, "fw_cfg command line",
-			boot_err, sizeof(boot_err))) {
-		printk("kfront: command line: %s%s%s\n", bootinfo.cmdline,
-		       bootinfo.cmdline[0] && *extra ? " " : "", extra);
+	    cmdline_add_bytes(&kfront_cmdline, extra, fw_cfg_len,
+			      "fw_cfg command line", boot_err, sizeof(boot_err))) {
+		printk("kfront: command line: ");
+		echo_as_given(bootinfo.cmdline, strlen(bootinfo.cmdline));
+		if (bootinfo.cmdline[0] && fw_cfg_len)
+			printk(" ");
+		echo_as_given(extra, fw_cfg_len);
+		printk("\n");
 		usage_error("%s", boot_err);
 	}
 	printk("kfront: command line: %s\n", kfront_cmdline.text);
 	exit_set_mode((enum exit_mode)cmdline_uint(&kfront_cmdline, "exit"));
+	if (params_check_mode(&kfront_cmdline, boot_err, sizeof(boot_err)))
+		usage_error("%s", boot_err);
 }
 
 static void read_bootinfo(u32 magic, u64 mbi_pa)

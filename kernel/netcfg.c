@@ -43,8 +43,13 @@ static int parse_ip_prefix(const char *s, be32 *addr, be32 *mask)
 		s++;
 		if (*s < '0' || *s > '9')
 			return -EINVAL;
-		for (prefix = 0; *s >= '0' && *s <= '9'; s++)
+		/* two digits at most: a longer number could wrap to a
+		 * valid prefix */
+		for (prefix = 0; *s >= '0' && *s <= '9'; s++) {
+			if (prefix >= 10)
+				return -EINVAL;
 			prefix = prefix * 10 + (u32)(*s - '0');
+		}
 		if (prefix < 1 || prefix > 30)
 			return -EINVAL;
 	}
@@ -76,23 +81,25 @@ int netcfg_from_cmdline(const struct cmdline *cl, struct net_config *cfg,
 	const char *ip = cmdline_str(cl, "ip");
 	const char *gw = cmdline_str(cl, "gw");
 	const char *nic = cmdline_str(cl, "nic");
+	char clip[CMDLINE_CLIP_BUF], clip2[CMDLINE_CLIP_BUF];
 	struct net_device *dev;
 
 	net_default_config(cfg);
 	if (parse_ip_prefix(ip, &cfg->ip_addr, &cfg->netmask)) {
 		snprintf(err, errlen, "ip=%s: want ADDR/PREFIX, e.g. 10.0.2.15/24",
-			 ip);
+			 cmdline_clip(clip, sizeof(clip), ip));
 		return -EINVAL;
 	}
 	if (gw && (!(gw = parse_ipv4(gw, &cfg->gateway)) || *gw)) {
 		snprintf(err, errlen, "gw=%s: want an IPv4 address",
-			 cmdline_str(cl, "gw"));
+			 cmdline_clip(clip, sizeof(clip), cmdline_str(cl, "gw")));
 		return -EINVAL;
 	}
 	if (cfg->gateway &&
 	    ((cfg->gateway ^ cfg->ip_addr) & cfg->netmask)) {
 		snprintf(err, errlen, "gw=%s is not on the subnet of ip=%s",
-			 cmdline_str(cl, "gw"), ip);
+			 cmdline_clip(clip, sizeof(clip), cmdline_str(cl, "gw")),
+			 cmdline_clip(clip2, sizeof(clip2), ip));
 		return -EINVAL;
 	}
 	if (pci_init((enum pci_access)cmdline_uint(cl, "pci"),
@@ -100,7 +107,8 @@ int netcfg_from_cmdline(const struct cmdline *cl, struct net_config *cfg,
 		return -ENODEV;
 	dev = nic_find(nic);
 	if (!dev) {
-		snprintf(err, errlen, "nic=%s: no such network card found", nic);
+		snprintf(err, errlen, "nic=%s: no such network card found",
+			 cmdline_clip(clip, sizeof(clip), nic));
 		return -ENODEV;
 	}
 	memcpy(cfg->mac, dev->dev_addr, ETH_ALEN);

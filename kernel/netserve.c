@@ -331,6 +331,35 @@ static bool list_has(const char *list, const char *word)
 	return false;
 }
 
+/* Is the item of @len bytes at @s the word @name? */
+static bool item_is(const char *s, size_t len, const char *name)
+{
+	return len == strlen(name) && !strncmp(s, name, len);
+}
+
+/* Every item of serve= names a service: one that does not (a typo, an
+ * empty item) is an error, not a service silently left out. */
+static int check_serve_items(const char *list)
+{
+	for (;;) {
+		const char *end = strchr(list, ',');
+		size_t len = end ? (size_t)(end - list) : strlen(list);
+
+		if (!item_is(list, len, svc_names[SVC_ECHO]) &&
+		    !item_is(list, len, svc_names[SVC_DISCARD]) &&
+		    !item_is(list, len, "control")) {
+			printk("netserve: error: serve= item '%.*s'%s is not a "
+			       "service: want echo, discard, control\n",
+			       (int)(len < 64 ? len : 64), list,
+			       len < 64 ? "" : "...");
+			return -EINVAL;
+		}
+		if (!end)
+			return 0;
+		list = end + 1;
+	}
+}
+
 static int netserve_open(struct netserve *ns, const char *list)
 {
 	bool any = false;
@@ -399,6 +428,8 @@ int netserve_main(const struct cmdline *cl)
 	static char err[CMDLINE_ERR_MAX];	/* may quote an ip= value */
 	const u8 *ip;
 
+	if (check_serve_items(cmdline_str(cl, "serve")))
+		return EXIT_USAGE;
 	if (netcfg_from_cmdline(cl, &cfg, err, sizeof(err))) {
 		printk("netserve: error: %s\n", err);
 		return EXIT_USAGE;

@@ -99,3 +99,4 @@ const struct param_spec kfront_params[] = {
 };
 
 const size_t kfront_nparams = ARRAY_SIZE(kfront_params);
+

@@ -163,6 +163,31 @@ static int select_variants(struct suite *s)
 	return 0;
 }
 
+/* Each point within the rules there are, and each once: a point past them
+ * would only fail when its turn came, and a repeated one would give two
+ * results of the same name. */
+static int check_footprints(const struct suite *s)
+{
+	for (int i = 0; i < s->nfootprints; i++) {
+		if (s->footprints[i] > BENCH_FOOTPRINT_MAX) {
+			printk("kfront: error: footprint=%u: the network stack "
+			       "has %u filter rules; want 0 to %u\n",
+			       s->footprints[i], BENCH_FOOTPRINT_MAX,
+			       BENCH_FOOTPRINT_MAX);
+			return -EINVAL;
+		}
+		for (int j = 0; j < i; j++) {
+			if (s->footprints[j] == s->footprints[i]) {
+				printk("kfront: error: footprint= lists %u "
+				       "twice; give each point once\n",
+				       s->footprints[i]);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Configuration from the command line; 0 or -EINVAL with a message. */
 static int configure(struct suite *s, const struct cmdline *cl)
 {
@@ -185,6 +210,8 @@ static int configure(struct suite *s, const struct cmdline *cl)
 		       "numbers, e.g. footprint=0,16,64\n", MAX_FOOTPRINTS);
 		return -EINVAL;
 	}
+	if (check_footprints(s))
+		return -EINVAL;
 	return select_variants(s);
 }
 
@@ -252,6 +279,27 @@ static void list_bench_names(const struct suite *s)
 	printk("\n");
 }
 
+/* A wire benchmark named without peer= could only fail, point by point:
+ * say so before any run. */
+static bool wire_item_without_wire(const struct suite *s, const char *item)
+{
+	const struct variant_desc *v0 = s->variants[0];
+
+	if (s->cfg.wire)
+		return false;
+	for (u32 b = 0; b < v0->nbenches; b++) {
+		const struct bench_desc *bd = v0->benches[b];
+
+		if ((bd->flags & BENCH_F_WIRE) && !strcmp(item, bd->name)) {
+			printk("kfront: error: bench=%s needs a wire: boot with "
+			       "a NIC and peer=ADDR:PORT (./kfront run --wire)\n",
+			       item);
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Every item of bench= must select a benchmark, checked before any runs:
  * a typo would otherwise end as a "complete" run without its results.
@@ -266,6 +314,8 @@ static int check_bench_items(const struct suite *s)
 		return 0;
 	while (*list) {
 		if (next_item("bench", &list, item, sizeof(item)))
+			return -EINVAL;
+		if (wire_item_without_wire(s, item))
 			return -EINVAL;
 		if (!bench_item_matches(s, item)) {
 			printk("kfront: error: bench= item '%s' matches no benchmark%s",

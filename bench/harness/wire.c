@@ -74,6 +74,7 @@ const struct wire_ops *wire_setup(const struct cmdline *cl, char *err,
 				  size_t errlen)
 {
 	const char *peer = cmdline_str(cl, "peer");
+	char clip[CMDLINE_CLIP_BUF];
 	const u8 *ip, *pa;
 	int rc;
 
@@ -82,7 +83,7 @@ const struct wire_ops *wire_setup(const struct cmdline *cl, char *err,
 		return NULL;
 	if (netcfg_parse_peer(peer, &wire.peer)) {
 		snprintf(err, errlen, "peer=%s: want ADDR:PORT, e.g. 10.0.2.2:5001",
-			 peer);
+			 cmdline_clip(clip, sizeof(clip), peer));
 		return NULL;
 	}
 	if (netcfg_from_cmdline(cl, &wire.cfg, err, errlen))

@@ -39,6 +39,10 @@ struct bench_desc {
 
 /* The benchmark honours ctx->footprint: the suite sweeps footprint=. */
 #define BENCH_F_FOOTPRINT	(1u << 0)
+/* The largest footprint: the filter rules the measured network stack is
+ * built with (kernel/net/meson.build; its generated table asserts the
+ * same number), so the suite refuses a larger one before any run. */
+#define BENCH_FOOTPRINT_MAX	1024
 /* Runs only when named exactly in bench= (never through a glob): for
  * benchmarks that exist to test the harness itself. */
 #define BENCH_F_EXPLICIT	(1u << 1)

@@ -22,6 +22,11 @@
 #define CMDLINE_MAX_SOURCES 4
 /* Room for any parser message: it may quote one whole value. */
 #define CMDLINE_ERR_MAX	(CMDLINE_MAX + 512)
+/* Messages quote at most this much of a value (cmdline_clip()), so that
+ * what they say after it (the key, the valid range) fits a console line
+ * (printk cuts a line at 512 bytes). */
+#define CMDLINE_CLIP_MAX	96
+#define CMDLINE_CLIP_BUF	(CMDLINE_CLIP_MAX + 32)
 
 enum param_type {
 	PARAM_FLAG,	/* bare word, no value */
@@ -97,10 +102,19 @@ int cmdline_init(struct cmdline *cl, const struct param_spec *specs,
  * (bad word, repeated key) or -E2BIG (over CMDLINE_MAX) with err filled. */
 int cmdline_add(struct cmdline *cl, const char *src, const char *origin,
 		char *err, size_t errlen);
+/* The same for a source of len bytes (a file's): NULs at its end are
+ * dropped, and one before its last other byte is refused like any
+ * other byte that is not allowed, never taken as the end. */
+int cmdline_add_bytes(struct cmdline *cl, const char *src, size_t len,
+		      const char *origin, char *err, size_t errlen);
 /* cmdline_init and cmdline_add of a single source. */
 int cmdline_parse(struct cmdline *cl, const char *src,
 		  const struct param_spec *specs, size_t nspecs,
 		  char *err, size_t errlen);
+
+/* val as a message quotes it: whole up to CMDLINE_CLIP_MAX bytes, else
+ * its start, "..." and its length, written to buf (CMDLINE_CLIP_BUF). */
+const char *cmdline_clip(char *buf, size_t n, const char *val);
 
 /*
  * Lookups. key must be in the spec table: looking up any other key is a

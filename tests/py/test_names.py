@@ -63,8 +63,22 @@ class TestSelection(unittest.TestCase):
         p = names.selection_problem(None, 'net.wire_*', wire_hint='--wire') or ''
         self.assertIn('net.wire_* need --wire', p)
         self.assertIsNone(names.selection_problem(None, 'net.wire_*', wire=True))
-        self.assertIsNone(names.selection_problem(None, 'net.wire_rr'))
+        self.assertIn('net.wire_rr needs a wire: a NIC and a host peer (--wire)',
+                      names.selection_problem(None, 'net.wire_rr', wire_hint='--wire') or '')
+        self.assertIsNone(names.selection_problem(None, 'net.wire_rr', wire=True))
         self.assertIn('calib.hang', names.selection_problem(None, 'calib.h*') or '')
+
+    def test_footprint_points_as_the_kernel_takes_them(self) -> None:
+        most, rules = names.footprint_limits()
+        self.assertEqual((most, rules), (16, 1024))
+        self.assertIsNone(names.footprint_problem('0,32,1024'))
+        self.assertIn('1025 is more than the 1024 filter rules',
+                      names.footprint_problem('0,1025') or '')
+        self.assertIn('64 is given twice', names.footprint_problem('64,0,64') or '')
+        self.assertIn('at most 16 points, got 17',
+                      names.footprint_problem(','.join(map(str, range(17)))) or '')
+        self.assertIn('footprint=: 2000 is more than',
+                      names.kernel_args_problem(['footprint=0,2000']) or '')
 
     def test_kernel_arguments(self) -> None:
         self.assertIn("bench=: 'nope' matches",

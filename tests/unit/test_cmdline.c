@@ -321,6 +321,79 @@ static void test_runs_range_is_the_harness_limit(void)
 	CHECK(strstr(err, line) != NULL);
 }
 
+/* A file's NULs at its end are its end; one inside it is refused, not
+ * taken as the end with what follows it dropped. */
+static void test_nul_in_a_file(void)
+{
+	static const char ends[] = "runs=5 quick\0\0";
+	static const char inside[] = "runs=5\0runs=bogus";
+
+	CHECK(cmdline_init(&cl, specs, ARRAY_SIZE(specs), err, sizeof(err)) == 0);
+	CHECK(cmdline_add_bytes(&cl, ends, sizeof(ends) - 1, "fw_cfg", err,
+				sizeof(err)) == 0);
+	CHECK_EQ_U64(cmdline_uint(&cl, "runs"), 5);
+	CHECK_STR(cl.text, "runs=5 quick");
+	CHECK_EQ_U64(cl.given_len, strlen("runs=5 quick"));
+	CHECK(cmdline_init(&cl, specs, ARRAY_SIZE(specs), err, sizeof(err)) == 0);
+	CHECK(cmdline_add_bytes(&cl, inside, sizeof(inside) - 1, "fw_cfg", err,
+				sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "byte 0x00 at offset 6 of the fw_cfg") != NULL);
+}
+
+/* A long value is quoted by its start and length, so that the message
+ * still says which key it was for and what is valid. */
+static void test_long_values_are_clipped(void)
+{
+	char line[700], buf[CMDLINE_CLIP_BUF];
+
+	snprintf(line, sizeof(line), "runs=");
+	memset(line + 5, '9', 600);
+	line[605] = '\0';
+	CHECK(parse(line) == -EINVAL);
+	CHECK(strlen(err) < 256);
+	CHECK(strstr(err, "... (600 bytes)' for 'runs': expected an integer from 1 to 1000") != NULL);
+	memset(line, 'x', 600);
+	line[600] = '\0';
+	CHECK(parse(line) == -EINVAL);
+	CHECK(strstr(err, "... (600 bytes)'; valid keys: bench, runs") != NULL);
+	CHECK(cmdline_clip(buf, sizeof(buf), "short") != buf);
+	CHECK_STR(cmdline_clip(buf, sizeof(buf), "short"), "short");
+	memset(line, 'y', CMDLINE_CLIP_MAX);
+	line[CMDLINE_CLIP_MAX] = '\0';
+	CHECK_STR(cmdline_clip(buf, sizeof(buf), line), line);
+	line[CMDLINE_CLIP_MAX] = 'y';
+	line[CMDLINE_CLIP_MAX + 1] = '\0';
+	CHECK(strlen(cmdline_clip(buf, sizeof(buf), line)) < CMDLINE_CLIP_MAX + 1);
+}
+
+/* The mode check of kfront's own table: a key no part of the boot reads. */
+static int mode_of(const char *line)
+{
+	err[0] = '\0';
+	CHECK(cmdline_parse(&cl, line, kfront_params, kfront_nparams, err,
+			    sizeof(err)) == 0);
+	return params_check_mode(&cl, err, sizeof(err));
+}
+
+static void test_keys_of_the_other_mode(void)
+{
+	CHECK(mode_of("bench=net.* runs=3 quick exit=halt") == 0);
+	CHECK(mode_of("bench=net.wire_rr peer=10.0.2.2:5001 ip=10.0.2.15/24 "
+		      "gw=10.0.2.2 nic=virtio pci=cf8") == 0);
+	CHECK(mode_of("serve=echo ip=10.0.2.15/24 nic=e1000 serve_idle_ms=500 "
+		      "exit=halt") == 0);
+	CHECK(mode_of("serve=echo runs=3") == -EINVAL);
+	CHECK(strstr(err, "'runs' has no effect with serve=") != NULL);
+	CHECK(mode_of("serve=echo quick") == -EINVAL);
+	CHECK(mode_of("serve=echo peer=10.0.2.2:5001") == -EINVAL);
+	CHECK(mode_of("ip=garbage") == -EINVAL);
+	CHECK(strstr(err, "'ip' sets up the real NIC of peer=") != NULL);
+	CHECK(mode_of("bench=none nic=foo") == -EINVAL);
+	CHECK(mode_of("pci=ecam") == -EINVAL);
+	CHECK(mode_of("serve_idle_ms=500") == -EINVAL);
+	CHECK(strstr(err, "'serve_idle_ms' has no effect without serve=") != NULL);
+}
+
 int main(void)
 {
 	test_valid();
@@ -336,5 +409,8 @@ int main(void)
 	test_inconsistent_specs_refused();
 	test_bytes_that_need_escaping();
 	test_runs_range_is_the_harness_limit();
+	test_nul_in_a_file();
+	test_long_values_are_clipped();
+	test_keys_of_the_other_mode();
 	return check_report("cmdline");
 }

@@ -60,8 +60,10 @@ def make_spec(args: argparse.Namespace) -> lava.JobSpec:
 
 
 def check_args(args: argparse.Namespace) -> str | None:
+    wire = any(a.startswith('peer=') for a in args.extra)
     problem = (kargs.check_lists(args.variants, args.bench)
-               or names.selection_problem(args.variants, args.bench)
+               or names.selection_problem(args.variants, args.bench, wire=wire,
+                                          wire_hint='peer= among the kernel arguments')
                or names.kernel_args_problem(list(args.extra)))
     if problem:
         return problem

@@ -115,6 +115,9 @@ def check_args(args: argparse.Namespace) -> str | None:
         return problem
     if args.footprint is not None and not FOOTPRINT_RE.match(args.footprint):
         return f'--footprint takes comma-separated numbers, got {args.footprint!r}'
+    problem = args.footprint and names.footprint_problem(args.footprint)
+    if problem:
+        return f'--footprint: {problem}'
     if args.variants_file is not None and not args.variants_file.is_file():
         return f'--variants-file {args.variants_file}: no such file'
     problem = pgo.unavailable_variants(

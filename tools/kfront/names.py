@@ -156,8 +156,45 @@ def selection_problem(variants: str | None, bench: str | None,
         if not wire and wire_hint:
             note += f'; net.wire_* need {wire_hint}'
 
-        return list_problem('bench', bench, [b.name for b in benches], exact,
-                            note if exact else '')
+        problem = list_problem('bench', bench, [b.name for b in benches], exact,
+                               note if exact else '')
+        if problem or wire:
+            return problem
+        # named exactly without a wire, a wire benchmark could only fail:
+        # the kernel refuses it before any run, and so does this check
+        wired = {b.name for b in benches if b.wire}
+        for item in bench.split(','):
+            if item in wired:
+                return (f'--bench: {item} needs a wire: a NIC and a host peer'
+                        + (f' ({wire_hint})' if wire_hint else ''))
+    return None
+
+
+def footprint_limits() -> tuple[int, int]:
+    """(points, rules): how many footprint= points the suite takes
+    (MAX_FOOTPRINTS, bench/harness/suite.c) and the largest point, the
+    filter rules there are (BENCH_FOOTPRINT_MAX, include/kfront/bench.h)."""
+    def define(path: Path, name: str) -> int:
+        m = re.search(rf'^#define {name}\s+(\d+)', path.read_text(), re.M)
+        if not m:
+            raise RuntimeError(f'{path}: no #define {name}')
+        return int(m.group(1))
+    return (define(paths.ROOT / 'bench' / 'harness' / 'suite.c', 'MAX_FOOTPRINTS'),
+            define(paths.ROOT / 'include' / 'kfront' / 'bench.h', 'BENCH_FOOTPRINT_MAX'))
+
+
+def footprint_problem(points: str) -> str | None:
+    """What the kernel would refuse in a footprint list, said before a
+    build or a boot: too many points, a point past the rules, a repeat."""
+    most, rules = footprint_limits()
+    values = [int(v) for v in points.split(',')]
+    if len(values) > most:
+        return f'at most {most} points, got {len(values)}'
+    for i, v in enumerate(values):
+        if v > rules:
+            return f'{v} is more than the {rules} filter rules of the network stack; want 0 to {rules}'
+        if v in values[:i]:
+            return f'{v} is given twice; give each point once'
     return None
 
 
@@ -175,6 +212,9 @@ def kernel_args_problem(kernel_args: list[str], variants_file: Path | None = Non
             problem = selection_problem(None, value, variants_file, wire, 'peer=')
         elif key == 'variant':
             problem = selection_problem(value, None, variants_file, wire)
+        elif key == 'footprint' and re.fullmatch(r'\d+(,\d+)*', value):
+            problem = footprint_problem(value)
+            problem = problem and f'footprint=: {problem}'
         else:
             continue
         if problem:
