@@ -21,6 +21,31 @@ import pgo_profile  # noqa: E402  (tools/build/pgo_profile.py)
 BUILT_ENV = 'KFRONT_TREE_BUILT'
 
 
+def _configured(build: Path) -> dict[str, object]:
+    """The build directory's configured option values ({} if none)."""
+    try:
+        return {o['name']: o['value'] for o in json.loads(
+            (build / 'meson-info' / 'intro-buildoptions.json').read_text())}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _restore_options(build: Path, before: dict[str, object], opts: list[str]) -> None:
+    """After a failed build, set the options this build changed back to
+    what they were: an option that broke the build (a variants table meson
+    could not read) would otherwise stay configured and fail the next
+    command's build too."""
+    back = []
+    for opt in opts:
+        name = opt.removeprefix('-D').partition('=')[0]
+        if isinstance(before.get(name), str) and f'-D{name}={before[name]}' != opt:
+            back.append(f'-D{name}={before[name]}')
+    if back:
+        subprocess.run(['meson', 'configure', str(build), *back],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(f'kfront: build options set back: {" ".join(back)}', file=sys.stderr)
+
+
 def _options_in_effect(build: Path, opts: list[str]) -> bool:
     """True when every -Dname=value in opts is already the configured value
     (so `meson configure`, which rewrites the build files, can be skipped)."""
@@ -116,7 +141,9 @@ def build(build: Path = paths.BUILD, targets: list[str] | None = None,
     if os.environ.get(BUILT_ENV) == str(build) and (
             not options or _options_in_effect(build, options)):
         return True
+    before = _configured(build) if options else {}
     if not configure(build, options):
+        _restore_options(build, before, options or [])
         return False
     cmd = ['ninja', '-C', str(build), *(targets or [])]
     status, output = run_ninja(cmd, BuildStatus(sys.stderr, verbose=not quiet))
@@ -124,6 +151,7 @@ def build(build: Path = paths.BUILD, targets: list[str] | None = None,
         if quiet:
             sys.stderr.write(output)
         print('kfront: build failed', file=sys.stderr)
+        _restore_options(build, before, options or [])
         return False
     return True
 

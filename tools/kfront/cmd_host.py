@@ -71,8 +71,12 @@ def variants_file(args: argparse.Namespace) -> Path:
 
 def check_args(args: argparse.Namespace) -> str | None:
     vfile = getattr(args, 'variants_file', None)
-    if vfile is not None and not vfile.is_file():
-        return f'--variants-file {vfile}: no such file'
+    problem = vfile is not None and names.variants_file_problem(vfile)
+    if problem:
+        return problem
+    problem = args.out is not None and paths.out_problem(args.out)
+    if problem:
+        return problem
     problem = pgo.unavailable_variants(args.variants, variants_file(args))
     if problem:
         return f'--variants: {problem}'

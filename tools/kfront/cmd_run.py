@@ -118,8 +118,12 @@ def check_args(args: argparse.Namespace) -> str | None:
     problem = args.footprint and names.footprint_problem(args.footprint)
     if problem:
         return f'--footprint: {problem}'
-    if args.variants_file is not None and not args.variants_file.is_file():
-        return f'--variants-file {args.variants_file}: no such file'
+    problem = args.variants_file is not None and names.variants_file_problem(args.variants_file)
+    if problem:
+        return problem
+    problem = args.out is not None and paths.out_problem(args.out)
+    if problem:
+        return problem
     problem = pgo.unavailable_variants(
         args.variants, args.variants_file or paths.ROOT / 'bench' / 'variants.ini')
     if problem:

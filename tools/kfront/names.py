@@ -170,6 +170,23 @@ def selection_problem(variants: str | None, bench: str | None,
     return None
 
 
+def variants_file_problem(path: Path) -> str | None:
+    """What is wrong with a --variants-file, read as the build reads it
+    (tools/build/variants.py), before it reaches the build directory: a
+    table meson could not read would stay configured there and break the
+    next command's build."""
+    if path.is_dir():
+        return f'--variants-file {path}: a folder, not a variants file'
+    if not path.is_file():
+        return f'--variants-file {path}: no such file'
+    try:
+        pgo.variants.load(path)
+    except pgo.variants.VariantError as exc:
+        # configparser's messages run over several lines
+        return '--variants-file: ' + ' '.join(str(exc).split())
+    return None
+
+
 def footprint_limits() -> tuple[int, int]:
     """(points, rules): how many footprint= points the suite takes
     (MAX_FOOTPRINTS, bench/harness/suite.c) and the largest point, the
@@ -203,8 +220,11 @@ def kernel_args_problem(kernel_args: list[str], variants_file: Path | None = Non
     """The same check for `bench=` and `variant=` given as kernel arguments
     (`kfront boot -- bench=...`); wire benchmarks count as reachable when
     the arguments carry peer=."""
-    wire = any(a.startswith('peer=') for a in kernel_args)
-    for arg in kernel_args:
+    # the kernel splits its line at blanks: so does this check, whatever
+    # the shell made one argument
+    words = [w for a in kernel_args for w in a.split()]
+    wire = any(w.startswith('peer=') for w in words)
+    for arg in words:
         key, eq, value = arg.partition('=')
         if not eq or not value:
             continue
