@@ -5,12 +5,13 @@ could not read (it would stay configured and break the next command), an
 options it changed back."""
 from __future__ import annotations
 
+import shutil
 import tempfile
 import unittest
 from pathlib import Path
 from unittest import mock
 
-from kfront import build, names, paths
+from kfront import build, names, paths, qemu
 from tests.py.test_names import run_cli
 
 
@@ -59,6 +60,19 @@ class FailedBuild(unittest.TestCase):
                                side_effect=lambda cmd, **kw: calls.append(cmd)):
             build._restore_options(Path('b'), {'variants_file': ''}, ['-Dvariants_file='])
         self.assertEqual(calls, [])
+
+
+@unittest.skipUnless(shutil.which('qemu-system-x86_64'), 'needs qemu-system-x86')
+class CpuFeatures(unittest.TestCase):
+    """QEMU itself is asked: it takes more features than it lists."""
+
+    def test_feature_qemu_refuses(self) -> None:
+        self.assertIn("QEMU refuses it: Property 'max-x86_64-cpu.bogusfeat' not found",
+                      qemu.cpu_features_problem('max,+bogusfeat') or '')
+
+    def test_features_qemu_takes(self) -> None:
+        for cpu in ('max', 'max,+avx2,-pmu', 'qemu64,pmu=off'):
+            self.assertIsNone(qemu.cpu_features_problem(cpu), cpu)
 
 
 class KernelArguments(unittest.TestCase):

@@ -36,7 +36,8 @@ def machine_problem(args: argparse.Namespace) -> str | None:
     error after the build."""
     if args.cpu is None:
         return None
-    return qemu.cpu_problem(args.cpu, qemu.cpu_models())
+    return (qemu.cpu_problem(args.cpu, qemu.cpu_models())
+            or qemu.cpu_features_problem(args.cpu, args.accel))
 
 
 def machine_config(args: argparse.Namespace) -> dict:

@@ -156,17 +156,42 @@ def kernel_arg_problem(kernel_args: list[str]) -> str | None:
     return None
 
 
+def _cpu_help(qemu: str) -> str:
+    return subprocess.run([qemu, '-cpu', 'help'], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60).stdout
+
+
 def cpu_models(qemu: str = 'qemu-system-x86_64') -> list[str]:
     """The CPU model names `qemu-system-x86_64 -cpu help` lists."""
-    res = subprocess.run([qemu, '-cpu', 'help'], stdin=subprocess.DEVNULL,
-                         capture_output=True, text=True, timeout=60)
     models = []
-    for line in res.stdout.splitlines():
+    for line in _cpu_help(qemu).splitlines():
         # "x86 Skylake-Client-v1  Intel Core Processor (Skylake)"
         parts = line.split()
         if len(parts) >= 2 and parts[0] == 'x86':
             models.append(parts[1])
     return models
+
+
+def cpu_features_problem(cpu: str, accel: str = 'tcg',
+                         qemu: str = 'qemu-system-x86_64') -> str | None:
+    """What QEMU says about the features of `cpu` (MODEL,FEATURES), asked
+    of QEMU itself: it takes more +flag/-flag and NAME=VALUE properties
+    than `-cpu help` lists. A machine with that CPU is made, paused, and
+    quit at once through the monitor (a few tenths of a second)."""
+    if ',' not in cpu:
+        return None
+    try:
+        res = subprocess.run([qemu, '-machine', 'q35', '-accel', accel, '-cpu', cpu, '-S',
+                              '-display', 'none', '-nodefaults', '-no-user-config',
+                              '-monitor', 'stdio'], input='quit\n', capture_output=True,
+                             text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None     # no verdict: QEMU itself will say at boot
+    if res.returncode == 0:
+        return None
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    why = lines[0].removeprefix(f'{qemu}: ') if lines else f'status {res.returncode}'
+    return f'--cpu {cpu}: QEMU refuses it: {why}'
 
 
 def cpu_problem(cpu: str, known: list[str]) -> str | None:
