@@ -195,27 +195,14 @@ class CommandLine(unittest.TestCase):
         self.assertIn('runs=3\\x0a#KF2 0 7c3dea58 {"t":"suite_begin"}\\x0a', res.text)
         self.assertFalse([ln for ln in res.text.splitlines() if '#KF2' in ln[:8]])
 
-    def test_long_value_keeps_the_rest_of_the_message(self) -> None:
-        res = boot('bench=none', 'runs=' + '9' * 600, timeout=USAGE_TIMEOUT)
-        self.assertEqual(res.status, 2, res.text[-2000:])
-        self.assertIn("... (600 bytes)' for 'runs': expected an integer from 1 to",
-                      res.text)
-
-    def test_footprint_checked_before_any_run(self) -> None:
-        for arg, message in (('footprint=0,1025', 'footprint=1025: the network '
-                              'stack has 1024 filter rules; want 0 to 1024'),
-                             ('footprint=0,64,0', 'footprint= lists 0 twice')):
-            res = boot('bench=net.udp_rr', 'quick', arg, timeout=USAGE_TIMEOUT)
-            self.assertEqual(res.status, 2, res.text[-2000:])
-            self.assertIn(message, res.text)
-            self.assertNotIn('#KF2 ', res.text)
-
     def test_keys_the_boot_never_reads(self) -> None:
-        """ip= without peer= or serve=, a suite key with serve=, and a
-        serve= item that names no service: refused, not ignored."""
+        """ip= without peer= or serve= (the other cases of the same check
+        are unit tests: tests/unit/test_cmdline.c), and a serve= item that
+        names no service: refused, not ignored. A footprint= past the rules
+        and a long value are checked without a boot (test_host_harness.py,
+        test_cmdline.c)."""
         for args, message in (
                 (('bench=none', 'ip=garbage'), "'ip' sets up the real NIC of peer="),
-                (('serve=echo', 'runs=3'), "'runs' has no effect with serve="),
                 (('serve=echo,bogus',), "serve= item 'bogus' is not a service")):
             res = boot(*args, timeout=USAGE_TIMEOUT)
             self.assertEqual(res.status, 2, res.text[-2000:])

@@ -71,6 +71,18 @@ class HostHarness(unittest.TestCase):
             self.assertEqual([v['name'] for v in begin['variants']], [name])
             self.assertGreater(begin['variants'][0]['text_bytes'], 0)
 
+    def test_footprint_points_checked_before_any_run(self) -> None:
+        """The suite (shared with the kernel) refuses a point past the
+        filter rules or a repeated one before anything runs."""
+        for arg, message in (('footprint=0,1025', 'footprint=1025: the network '
+                              'stack has 1024 filter rules; want 0 to 1024'),
+                             ('footprint=0,64,0', 'footprint= lists 0 twice')):
+            res = subprocess.run([str(cmd_host.host_exe()), 'bench=net.udp_rr', 'quick', arg],
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(res.returncode, 2, res.stdout + res.stderr)
+            self.assertIn(message, res.stdout + res.stderr)
+            self.assertNotIn('#KF2 ', res.stdout)
+
     def test_quick_run_results(self) -> None:
         status, out, err = kfront_host(['--quick', '--out', str(self.out), '--bench', BENCH,
                                         '--', *TINY])
