@@ -121,7 +121,7 @@ def check_args(args: argparse.Namespace) -> str | None:
     problem = args.variants_file is not None and names.variants_file_problem(args.variants_file)
     if problem:
         return problem
-    problem = args.out is not None and paths.out_problem(args.out)
+    problem = getattr(args, 'out', None) is not None and paths.out_problem(args.out)
     if problem:
         return problem
     problem = pgo.unavailable_variants(
