@@ -10,11 +10,13 @@ is incomplete or any problem (bad CRC, gap, digest mismatch, ...) was found,
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
+from typing import BinaryIO
 
-from . import argtypes, collect, model, output, report, results, term
+from . import argtypes, collect, model, output, paths, report, results, term
 from .records import Run
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -59,17 +61,46 @@ def _error(msg: str) -> int:
     return EXIT_USAGE
 
 
+class _DeviceLog:
+    """The raw copy of --device, created when the first bytes arrive (or
+    at the end): a device that cannot be opened leaves no file and no
+    folder behind, and mode "x" never replaces an existing log."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fh: BinaryIO | None = None
+
+    def open(self) -> BinaryIO:
+        if self.fh is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.fh = open(self.path, "xb")
+        return self.fh
+
+    def write(self, data: bytes) -> int:
+        return self.open().write(data)
+
+    def flush(self) -> None:
+        self.open().flush()
+
+    def close(self) -> None:
+        if self.fh is not None:
+            self.fh.close()
+
+
 def _gather(args: argparse.Namespace, outdir: Path
             ) -> list[collect.CollectResult]:
     if args.device:
-        outdir.mkdir(parents=True, exist_ok=True)
         log_path = outdir / "serial.log"
         print(f"kfront collect: reading {args.device} at {args.baud} baud "
               f"(raw copy in {log_path}), up to {args.timeout:g} s",
               file=sys.stderr)
-        with open(log_path, "wb") as log:
-            got = collect.collect_device(args.device, args.baud,
-                                         args.timeout, log)
+        log = _DeviceLog(log_path)
+        try:
+            got = collect.collect_device(args.device, args.baud, args.timeout,
+                                         log)
+            log.open()  # the raw copy exists even when nothing came
+        finally:
+            log.close()
         got.source = str(log_path)
         return [got]
     return [collect.collect_file(path) for path in args.logs]
@@ -95,6 +126,22 @@ def _write(run: Run, source: str, outdir: Path, args: argparse.Namespace
     return res
 
 
+# What collect writes in a run's folder: a --csv there would replace it.
+_WRITTEN = ("results.json", "serial.log", "report.md", "report.html")
+
+
+def _csv_problem(csv_path: Path | None, outdir: Path) -> str | None:
+    if csv_path is None:
+        return None
+    rel = Path(os.path.relpath(os.path.realpath(csv_path),
+                               os.path.realpath(outdir)))
+    if (rel.name in _WRITTEN and (len(rel.parts) == 1 or len(rel.parts) == 2
+                                  and rel.parts[0].startswith("run-"))):
+        return (f"--csv {csv_path} is a file this command writes in {outdir}; "
+                "give another file name")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.logs and not args.device:
         return _error("give at least one LOG file or --device DEV")
@@ -106,11 +153,27 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             return _error(str(exc))
     outdir = args.out or default_outdir()
+    # a folder whose serial.log is the log to collect (what kfront run
+    # suggests after a stop) is fine; --device writes a serial.log there
+    held = paths.RUN_FILES if args.device else ('results.json',)
+    problem = paths.out_problem(outdir, held) or _csv_problem(args.csv, outdir)
+    if problem:
+        return _error(problem)
     try:
         gathered = _gather(args, outdir)
-    except (collect.CollectError, OSError) as exc:
+    except collect.CollectError as exc:
         return _error(str(exc))
+    except OSError as exc:  # serial.log of --device, else a log
+        verb = "write" if args.device else "read"
+        return _error(f"cannot {verb} {exc.filename or outdir}: {exc.strerror or exc}")
     runs = [(got.source, r) for got in gathered for r in got.runs]
+    if len(runs) > 1:
+        # Checked for every run before the first is written: nothing is
+        # left half done.
+        for n in range(1, len(runs) + 1):
+            problem = paths.out_problem(outdir / f"run-{n}", held)
+            if problem:
+                return _error(problem)
     status = EXIT_OK
     for got in gathered:
         _print_problems(got)
@@ -143,5 +206,6 @@ def run(args: argparse.Namespace) -> int:
         if written:
             output.emit_results(args, [w for w, _ in written], [r for _, r in written])
     except OSError as exc:
-        return _error(f"cannot write {outdir}: {exc.strerror or exc}")
+        # The file that failed (a --csv, a chart), not just the folder.
+        return _error(f"cannot write {exc.filename or outdir}: {exc.strerror or exc}")
     return status

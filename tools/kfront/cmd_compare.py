@@ -100,7 +100,13 @@ def run(args: argparse.Namespace) -> int:
     bad = regressions(cmp, args.fail_above) if args.fail_above is not None else None
     output.emit_json(args, document(args, cmp, bad))
     if args.csv:
-        output.write_csv(args.csv, CSV_HEADERS, _csv_rows(cmp))
+        try:
+            output.write_csv(args.csv, CSV_HEADERS, _csv_rows(cmp))
+        except OSError as exc:
+            # 2, never 1: exit 1 means a regression to a CI gate.
+            print(f"kfront compare: error: cannot write {exc.filename or args.csv}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
     if not cmp.rows:
         print("kfront compare: no benchmark appears in both files",
               file=sys.stderr)

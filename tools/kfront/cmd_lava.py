@@ -4,10 +4,20 @@ bare-metal x86_64 box, with the kernel arguments filled in (docs/labs.md)."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import unicodedata
+import urllib.parse
 from pathlib import Path
 
-from kfront import kargs, lava, names, paths
+from kfront import kargs, lava, names, output, paths
+
+# A LAVA device type is a short name (a slug in lava-server).
+_DEVICE_TYPE_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]*$')
+# Control characters, line and paragraph separators (a newline in a YAML
+# scalar folds into a space, so the job would not say what was given),
+# format characters, and the lone surrogates of bytes that are not UTF-8.
+_BAD_CHAR_CATEGORIES = ('Cc', 'Cf', 'Cs', 'Zl', 'Zp')
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -59,7 +69,57 @@ def make_spec(args: argparse.Namespace) -> lava.JobSpec:
                         job_name=args.job_name)
 
 
+def _bad_char(text: str) -> str | None:
+    for c in text:
+        if unicodedata.category(c) in _BAD_CHAR_CATEGORIES:
+            return f'{text!r}: no control characters (found {c!r})'
+    return None
+
+
+def _url_problem(url: str) -> str | None:
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    if any(c.isspace() for c in url) or scheme not in ('http', 'https', 'file') \
+            or (scheme != 'file' and not parts.netloc) or not parts.path:
+        return f'--image-url {url!r}: want an http://, https:// or file:// URL of the image'
+    return None
+
+
+def _text_problem(args: argparse.Namespace) -> str | None:
+    """The free-text options, which end up in the job's YAML as written."""
+    for option, value in (('--lava-device-type', args.lava_device_type),
+                          ('--job-name', args.job_name), ('--image-url', args.image_url),
+                          ('--bench', args.bench), ('--variants', args.variants)):
+        problem = value is not None and _bad_char(value)
+        if problem:
+            return f'{option} {problem}'
+    for arg in args.extra:
+        problem = _bad_char(arg)
+        if problem:
+            return f'kernel argument {problem}'
+    if args.lava_device_type is not None and not _DEVICE_TYPE_RE.match(args.lava_device_type):
+        return (f'--lava-device-type {args.lava_device_type!r}: want a device type name '
+                '(letters, digits, "-", "_", ".")')
+    if args.image_url is not None:
+        return _url_problem(args.image_url)
+    return None
+
+
+def _out_problem(args: argparse.Namespace) -> str | None:
+    """Output paths that cannot be files, or one file for two documents."""
+    for option, path in (('--out', args.out), ('--device-dict', args.device_dict)):
+        if path is not None and path.is_dir():
+            return f'{option} {path} is a folder; want a file name'
+    if args.out is not None and args.device_dict is not None \
+            and output.same_file(args.out, args.device_dict):
+        return '--out and --device-dict name the same file; give two files'
+    return None
+
+
 def check_args(args: argparse.Namespace) -> str | None:
+    problem = _text_problem(args) or _out_problem(args)
+    if problem:
+        return problem
     wire = any(a.startswith('peer=') for a in args.extra)
     problem = (kargs.check_lists(args.variants, args.bench)
                or names.selection_problem(args.variants, args.bench, wire=wire,
@@ -89,15 +149,30 @@ def run(args: argparse.Namespace) -> int:
               f'Kernel command line: {" ".join(spec.kernel_args())}')
     job = lava.job(spec)
     text = lava.to_yaml(job, header)
-    if args.device_dict:
-        args.device_dict.parent.mkdir(parents=True, exist_ok=True)
-        args.device_dict.write_text(lava.to_yaml(lava.qemu_device(job), (
-            'Device dictionary for `lava-run --device` on this machine, as lava-server\n'
-            'would render it from qemu.jinja2 and the job context.')), encoding='utf-8')
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding='utf-8')
-        print(f'kfront lava-job: wrote {args.out}', file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    try:
+        if args.device_dict:
+            _write(args.device_dict, lava.to_yaml(lava.qemu_device(job), (
+                'Device dictionary for `lava-run --device` on this machine, as lava-server\n'
+                'would render it from qemu.jinja2 and the job context.')))
+        if args.out:
+            _write(args.out, text)
+            print(f'kfront lava-job: wrote {args.out}', file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+    except OSError as exc:
+        print(f'kfront lava-job: cannot write {exc.filename or "stdout"}: '
+              f'{exc.strerror or exc}', file=sys.stderr)
+        return 2
     return 0
+
+
+def _write(path: Path, text: str) -> None:
+    # No exist_ok: under a file, the error is "Not a directory", which says
+    # what is wrong, not "File exists".
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True)
+    try:
+        path.write_text(text, encoding='utf-8')
+    except OSError as exc:
+        exc.filename = exc.filename or str(path)  # a failed write or close
+        raise

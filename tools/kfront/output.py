@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import csv
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -36,7 +37,41 @@ def csv_file(text: str) -> Path:
         raise argparse.ArgumentTypeError(f'{text!r} is a folder; want a file name')
     if not path.parent.is_dir():
         raise argparse.ArgumentTypeError(f'{text!r}: no folder {str(path.parent)!r}')
+    # A read-only file or folder would otherwise fail only after the work.
+    # An existing file is opened for appending, which changes nothing but
+    # gives the system's reason (an immutable file: "Operation not permitted").
+    if path.exists():
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_NOCTTY))
+        except OSError as exc:
+            raise argparse.ArgumentTypeError(f'cannot write {text!r}: {exc.strerror}') from None
+    elif not os.access(path.parent, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f'cannot write {text!r}: folder '
+                                         f'{str(path.parent)!r} is not writable')
     return path
+
+
+def same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def csv_clash(args: argparse.Namespace) -> str | None:
+    """The problem when --csv names one of the command's input files (any
+    path argument: a log, an A.json, a --variants-file): the CSV would
+    replace the input."""
+    target = getattr(args, 'csv', None)
+    if target is None:
+        return None
+    for name, value in vars(args).items():
+        if name == 'csv':
+            continue
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, Path) and same_file(item, target):
+                return f'--csv {target} is an input file ({item}); give another file name'
+    return None
 
 
 def add_options(p: argparse.ArgumentParser, what: str = 'the results document '
@@ -50,7 +85,14 @@ def add_options(p: argparse.ArgumentParser, what: str = 'the results document '
 
 @contextlib.contextmanager
 def diverted(args: argparse.Namespace) -> Iterator[None]:
-    """With --json, the command's ordinary output goes to stderr."""
+    """With --json, the command's ordinary output goes to stderr. A --csv
+    that is one of the command's input files stops it here (exit 2)."""
+    # Checked here, where every command passes before its work (cli.py), so
+    # run and host refuse before a long build and run, nothing written.
+    problem = csv_clash(args)
+    if problem:
+        print(f"kfront {getattr(args, 'command', '')}: error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     if not getattr(args, 'json', False):
         yield
         return
@@ -108,8 +150,14 @@ def result_rows(res: Results) -> list[list[str]]:
 
 
 def write_csv(path: Path, headers: list[str], rows: list[list[str]]) -> None:
-    with open(path, 'w', newline='', encoding='utf-8') as f:
-        w = csv.writer(f)
-        w.writerow(headers)
-        w.writerows(rows)
+    """Write the CSV; an OSError names path (exc.filename) even when the
+    write or close failed, not the open, so callers can say which file."""
+    try:
+        with open(path, 'w', newline='', encoding='utf-8') as f:
+            w = csv.writer(f)
+            w.writerow(headers)
+            w.writerows(rows)
+    except OSError as exc:
+        exc.filename = exc.filename or str(path)
+        raise
     print(f'kfront: wrote {path} ({len(rows)} rows)', file=sys.stderr)

@@ -12,6 +12,7 @@ measure are shown with the reason, never as zero.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -457,7 +458,13 @@ def _problems_section(results: Results) -> Section:
 # -- charts ------------------------------------------------------------------
 
 def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+    """A file-name part for name: name itself when it is plain; otherwise
+    sanitised with a hash of name appended, so `calib/x` and `calib_x` do
+    not share (and overwrite) one chart file."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+    if safe == name:
+        return name
+    return f"{safe}-{hashlib.sha1(name.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"
 
 
 def _bars(results: Results, entries: list[Result], counter: str) -> list[svg.Bar]:
