@@ -157,6 +157,16 @@ class BadOutputs(unittest.TestCase):
         self.assertIn("job_name: 'kfront: x'", text)
         self.assertIn("device_type: 'qemu-x86_64'", text)
 
+    def test_one_capture_given_twice(self) -> None:
+        """The same log twice, or a copy of it, would count its runs twice."""
+        copy = self.tmp / "copy.log"
+        copy.write_bytes(self.log.read_bytes())
+        for second in (self.log, copy):
+            status, err = kfront("collect", self.log, second, "--out", self.tmp / "twice")
+            self.assertEqual(status, 2, err)
+            self.assertIn("hold the same capture", err)
+            self.assertFalse((self.tmp / "twice").exists())
+
     def test_d12_chart_names_are_unique(self) -> None:
         data = json.loads(self.a.read_text())
         entries = [e for e in data["results"] if e.get("footprint") is None]

@@ -10,6 +10,7 @@ is incomplete or any problem (bad CRC, gap, digest mismatch, ...) was found,
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import sys
 import time
@@ -142,6 +143,23 @@ def _csv_problem(csv_path: Path | None, outdir: Path) -> str | None:
     return None
 
 
+def _repeated_log(logs: list[Path]) -> str | None:
+    """Two LOG arguments that hold the same capture (one file named twice,
+    or a copy of it): its runs would be counted twice, as independent."""
+    seen: dict[str, Path] = {}
+    for log in logs:
+        try:
+            with open(log, "rb") as fh:      # in chunks: logs can be large
+                digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        except OSError:
+            continue    # collecting it says why it cannot be read
+        if digest in seen:
+            return (f"{seen[digest]} and {log} hold the same capture: its runs "
+                    "would count twice; give each log once")
+        seen[digest] = log
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.logs and not args.device:
         return _error("give at least one LOG file or --device DEV")
@@ -152,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
             collect.baud_constant(args.baud)
         except ValueError as exc:
             return _error(str(exc))
+    problem = _repeated_log(args.logs)
+    if problem:
+        return _error(problem)
     outdir = args.out or default_outdir()
     # a folder whose serial.log is the log to collect (what kfront run
     # suggests after a stop) is fine; --device writes a serial.log there
