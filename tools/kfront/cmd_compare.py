@@ -25,7 +25,7 @@ def percent(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of percent") from None
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: want a finite percentage, 0 or more")
-    return value
+    return value + 0.0      # -0 is 0, and prints so
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
