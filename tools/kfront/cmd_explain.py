@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from kfront import explain, paths
+from kfront import explain, paths, results
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,13 +68,18 @@ def run(args: argparse.Namespace) -> int:
         print('kfront explain: no RESULTS.json given and none under results/', file=sys.stderr)
         return 2
     try:
-        data = json.loads(path.read_text(encoding='utf-8'))
+        # read_json: no NaN, huge integer or deep nesting gets through
+        data = results.read_json(path)
+        explain.check_document(data)
         total, funcs = explain.differences(data, args.bench, variants, args.counter,
                                            args.footprint)
-    except OSError as exc:
-        print(f'kfront explain: {path}: {exc.strerror}', file=sys.stderr)
-        return 1
-    except (ValueError, explain.ExplainError) as exc:
+    except results.ResultsError as exc:
+        print(f'kfront explain: {exc}', file=sys.stderr)
+        return 2
+    except explain.BadDocument as exc:
+        print(f'kfront explain: {path}: {exc}', file=sys.stderr)
+        return 2
+    except explain.ExplainError as exc:
         print(f'kfront explain: {path}: {exc}', file=sys.stderr)
         return 1
     explain.annotate(funcs, programs(args, variants), variants, args.top)

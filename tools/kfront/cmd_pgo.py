@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import build, cmd_host, cmd_run, collect, names, paths, pgo, pgo_layout, qemu
+from kfront import build, cmd_host, cmd_run, collect, names, paths, pgo, pgo_layout, qemu, results
 from kfront.progress import Progress
 
 COMPARED = 'O2,Os,hybrid,pgo'
@@ -51,19 +51,17 @@ def show_goals(args: argparse.Namespace) -> int:
     its O2 and Os; the training set from the file's pgo record, else
     --train."""
     try:
-        data = json.loads(args.goals.read_text())
-    except OSError as exc:
-        print(f'kfront pgo: --goals {args.goals}: {exc}', file=sys.stderr)
+        # read_json: no NaN, huge integer or deep nesting gets through
+        data = results.read_json(args.goals)
+    except results.ResultsError as exc:
+        print(f'kfront pgo: --goals: not a results.json: {exc}', file=sys.stderr)
         return 2
-    except ValueError as exc:
-        print(f'kfront pgo: --goals {args.goals}: not a results.json (not JSON: {exc})',
+    wrong = pgo.goals_document_error(data)
+    if wrong is not None:
+        print(f'kfront pgo: --goals {args.goals}: not a results.json ({wrong})',
               file=sys.stderr)
         return 2
-    if not isinstance(data, dict):
-        print(f'kfront pgo: --goals {args.goals}: not a results.json (no results)',
-              file=sys.stderr)
-        return 2
-    found = {r.get('variant') for r in data.get('results', [])}
+    found = {r.get('variant') for r in data.get('results') or []}
     missing = [v for v in (args.variant, 'O2', 'Os') if v not in found]
     if missing:
         print(f'kfront pgo: --goals {args.goals}: no results of {", ".join(missing)} '

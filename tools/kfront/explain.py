@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import records
+
 # Instruction patterns the -O2 / -Os argument turns on (docs/fesim.md,
 # "Instruction classes"): shown when one variant's copy has them and the
 # other's has fewer.
@@ -37,6 +39,27 @@ EXCERPT_LINES = 6
 
 class ExplainError(Exception):
     """Bad input: a one-line message naming what is wrong."""
+
+
+class BadDocument(ExplainError):
+    """A results document with a field of the wrong type (not merely
+    without the asked-for result)."""
+
+
+# What differences() reads of a results document (records.check_value
+# specs): fields of the wrong type are named, never met as a traceback.
+_TABLE = {'columns': ('list', 'str'), 'other': ('map', 'scalar'),
+          'top': ('list', {'function': 'str', 'addr': 'str'})}
+_DOCUMENT = {'results': ('list', {'bench': 'str', 'variant': 'str',
+                                  'footprint': 'u64', 'sim_functions': _TABLE,
+                                  'vg_functions': _TABLE})}
+
+
+def check_document(data: Any) -> None:
+    """BadDocument naming the first field differences() cannot read."""
+    wrong = records.check_value(data, _DOCUMENT, '')
+    if wrong is not None:
+        raise BadDocument(wrong)
 
 
 @dataclass
@@ -59,18 +82,18 @@ def _entry(data: dict[str, Any], bench: str, variant: str,
            footprint: int | None = None) -> dict[str, Any]:
     """The result of bench and variant: at `footprint` when given, else the
     one without a footprint or the first."""
-    found = [e for e in data.get('results', [])
+    found = [e for e in (data.get('results') or [])
              if e.get('bench') == bench and e.get('variant') == variant
              and e.get('footprint') == footprint]
     if not found and footprint is not None:
         raise ExplainError(f'no result for bench {bench!r} variant {variant!r} '
                            f'at footprint {footprint}')
     if not found:
-        found = [e for e in data.get('results', [])
+        found = [e for e in (data.get('results') or [])
                  if e.get('bench') == bench and e.get('variant') == variant]
     if not found:
-        benches = sorted({e.get('bench') for e in data.get('results', [])})
-        variants = sorted({e.get('variant') for e in data.get('results', [])})
+        benches = sorted({e.get('bench') for e in (data.get('results') or [])})
+        variants = sorted({e.get('variant') for e in (data.get('results') or [])})
         raise ExplainError(f'no result for bench {bench!r} variant {variant!r}; '
                            f'benches: {", ".join(benches)}; variants: {", ".join(variants)}')
     return found[0]
@@ -101,12 +124,18 @@ def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | N
         raise ExplainError(f'counter {counter} has no per-function column; columns: '
                            f'{", ".join(prefix + "." + c for c in table["columns"])}')
     rows: dict[str, tuple[float, int | None]] = {}
-    for r in table.get('top', []):
-        addr = int(str(r['addr']), 16) if 'addr' in r else None
-        value = float(r.get(column, 0))
-        old = rows.get(r['function'])
-        rows[r['function']] = (value + (old[0] if old else 0), addr)
-    rows['(other)'] = (float(table.get('other', {}).get(column, 0)), None)
+    try:
+        for r in table.get('top', []):
+            addr = int(str(r['addr']), 16) if 'addr' in r else None
+            value = float(r.get(column, 0))
+            old = rows.get(r['function'])
+            rows[r['function']] = (value + (old[0] if old else 0), addr)
+        rows['(other)'] = (float(table.get('other', {}).get(column, 0)), None)
+    except (KeyError, TypeError, ValueError) as exc:
+        # check_document typed the table; a row without a function, an
+        # address that is not hex or a figure that is not a number remain
+        raise BadDocument(f'{entry["bench"]} {entry["variant"]}: {key} has a row '
+                          f'that cannot be read ({type(exc).__name__}: {exc})') from None
     return rows
 
 

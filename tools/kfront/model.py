@@ -10,15 +10,18 @@ the first wrong one with its file, e.g.
 
 so a reader never walks raw dicts or mistakes a missing field for "?".
 Fields the schema leaves free-form (the machine record, config, variants,
-events, extra, sizes) stay dicts.
+events, extra, sizes, truth) stay dicts, typed as far as the reports read
+them (the machine and config as their record is, records.check_value).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from . import records
 from . import results as results_file
 from . import stats
 from .results import ResultsError
@@ -48,6 +51,25 @@ class _At:
 _MISSING = object()
 
 
+def _finite(value: int | float) -> bool:
+    """Neither NaN nor infinite, nor an integer beyond 64 bits (whose float
+    overflows): what every figure of results.json is."""
+    if isinstance(value, int):
+        return -records.U64_LIMIT < value < records.U64_LIMIT
+    return math.isfinite(value)
+
+
+def _checked(obj: dict[str, Any], at: _At, name: str, spec: Any
+             ) -> dict[str, Any]:
+    """An optional object field whose fields must match `spec`
+    (records.check_value: the same types its record is held to)."""
+    value = _obj_field(obj, at, name)
+    wrong = records.check_value(value, spec, at.key(name).path)
+    if wrong is not None:
+        raise ResultsError(f"{at.file}: {wrong}")
+    return value
+
+
 def _get(obj: dict[str, Any], at: _At, name: str, optional: bool) -> Any:
     value = obj.get(name, _MISSING)
     if value is _MISSING:
@@ -64,6 +86,8 @@ def _number(obj: dict[str, Any], at: _At, name: str, optional: bool = False
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         at.key(name).fail("a number", value)
+    if not _finite(value):
+        at.key(name).fail("a finite number", value)
     return value
 
 
@@ -74,6 +98,8 @@ def _int(obj: dict[str, Any], at: _At, name: str, optional: bool = False
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         at.key(name).fail("an integer", value)
+    if not _finite(value):
+        at.key(name).fail("an integer of at most 64 bits", value)
     return value
 
 
@@ -154,8 +180,9 @@ def _interval(d: dict[str, Any], at: _At) -> tuple[float, float] | None:
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 2 or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-        at.fail("null or a list of two numbers", value)
+            isinstance(v, (int, float)) and not isinstance(v, bool) and _finite(v)
+            for v in value):
+        at.fail("null or a list of two finite numbers", value)
     return (value[0], value[1])
 
 
@@ -216,8 +243,8 @@ class Counter:
         d = _object(d, at)
         samples = _list_field(d, at, "samples")
         for i, s in enumerate(samples):
-            if isinstance(s, bool) or not isinstance(s, int):
-                at.key("samples").index(i).fail("an integer", s)
+            if isinstance(s, bool) or not isinstance(s, int) or not _finite(s):
+                at.key("samples").index(i).fail("an integer of at most 64 bits", s)
         ratio = d.get("ratio")
         return cls(Summary.from_dict(_get(d, at, "per_run", False), at.key("per_run")),
                    Summary.from_dict(_get(d, at, "per_op", False), at.key("per_op")),
@@ -402,24 +429,78 @@ class Results:
              for i, e in enumerate(_list(_get(d, at, "results", False), rat))],
             CounterInfo.from_dict(d.get("counters"), at.key("counters")),
             _obj_field(d, at, "run"), _scalar(d, at, "kfront"), _scalar(d, at, "git"),
-            d.get("cmdline"), _obj_field(d, at, "config"), _str(d, at, "wire", True),
-            _obj_field(d, at, "machine"),
-            _objects(d, at, "variants"), _obj_field(d, at, "digests"),
+            d.get("cmdline"), _checked(d, at, "config", records.CONFIG_FIELDS),
+            _str(d, at, "wire", True),
+            _checked(d, at, "machine", records.MACHINE_FIELDS),
+            _objects(d, at, "variants", records.VARIANT_FIELDS),
+            _obj_field(d, at, "digests"),
             [DigestMismatch.from_dict(m, at.key("digest_mismatches").index(i))
              for i, m in enumerate(_list_field(d, at, "digest_mismatches"))],
-            _objects(d, at, "events"),
+            _objects(d, at, "events", EVENT_FIELDS, True),
             [Problem.from_dict(p, at.key("problems").index(i))
              for i, p in enumerate(_list_field(d, at, "problems"))],
             _obj_field(d, at, "extra"),
-            None if d.get("sizes") is None else _objects(d, at, "sizes"),
-            _obj_field(d, at, "truth"),
+            None if d.get("sizes") is None else _sizes(d, at),
+            _truth(d, at),
             None if d.get("host") is None else cls.from_dict(d["host"], f"{file}: host"))
 
 
-def _objects(d: dict[str, Any], at: _At, name: str) -> list[dict[str, Any]]:
-    """An optional list of objects."""
+def _objects(d: dict[str, Any], at: _At, name: str,
+             spec: dict[str, Any] | None = None, required: bool = False
+             ) -> list[dict[str, Any]]:
+    """An optional list of objects; with `spec`, their fields typed
+    (records.check_value specs), and all of them present if `required`."""
     items = _list_field(d, at, name)
-    return [_object(v, at.key(name).index(i)) for i, v in enumerate(items)]
+    out = [_object(v, at.key(name).index(i)) for i, v in enumerate(items)]
+    for i, v in enumerate(out):
+        if required:
+            _require(v, at.key(name).index(i), spec or {})
+        wrong = records.check_value(v, spec or {}, at.key(name).index(i).path)
+        if wrong is not None:
+            raise ResultsError(f"{at.file}: {wrong}")
+    return out
+
+
+def _require(obj: dict[str, Any], at: _At, fields: dict[str, Any]) -> None:
+    for name, spec in fields.items():
+        _get(obj, at, name, False)
+        wrong = records.check_value(obj[name], spec, at.key(name).path)
+        if wrong is not None:
+            raise ResultsError(f"{at.file}: {wrong}")
+
+
+# What the report reads of the free-form parts (report.py): an event's
+# type, a size row's figures, the truth's fields (truth.Truth).
+EVENT_FIELDS: dict[str, Any] = {"type": "str"}
+SIZE_FIELDS: dict[str, Any] = {
+    name: "scalar" for name in ("variant", "text", "rodata", "functions",
+                                "rep_movs", "padding_bytes", "cold_functions")}
+HOT_FIELDS: dict[str, Any] = {"bytes": "scalar", "functions": "scalar"}
+TRUTH_FIELDS: dict[str, Any] = {
+    "pmu": "bool", "pmu_reason": "str", "environment": "str",
+    "sources": ("list", "str"), "sim_models": ("list", "str"),
+    "sim_model_note": "str", "host": "str", "host_note": "str", "line": "str"}
+
+
+def _truth(d: dict[str, Any], at: _At) -> dict[str, Any]:
+    """The truth key: empty, or truth.Truth's fields typed (the first
+    three have no default there)."""
+    truth = _checked(d, at, "truth", TRUTH_FIELDS)
+    if truth:
+        _require(truth, at.key("truth"), {name: TRUTH_FIELDS[name] for name in
+                                          ("pmu", "pmu_reason", "environment")})
+    return truth
+
+
+def _sizes(d: dict[str, Any], at: _At) -> list[dict[str, Any]]:
+    """kfront run's code sizes: every figure the size table shows."""
+    sizes = _objects(d, at, "sizes", SIZE_FIELDS, True)
+    for i, size in enumerate(sizes):
+        sat = at.key("sizes").index(i)
+        for bench, hot in _obj_field(size, sat, "hot").items():
+            _require(_object(hot, sat.key("hot").key(bench)),
+                     sat.key("hot").key(bench), HOT_FIELDS)
+    return sizes
 
 
 def from_dict(data: Any, file: str = "results") -> Results:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from kfront import gcda, paths, stats
+from kfront import gcda, paths, records, stats
 
 sys.path.insert(0, str(paths.ROOT / 'tools' / 'build'))
 import pgo_profile  # noqa: E402  (tools/build/pgo_profile.py)
@@ -75,6 +75,28 @@ def _median(r: dict[str, Any], counter: str) -> float | None:
     return float(v) if isinstance(v, (int, float)) else None
 
 
+# What goals() reads of a results document (records.check_value specs).
+_GOALS_DOCUMENT = {
+    'context': 'str', 'pgo': {'train': 'str'},
+    'results': ('list', {'bench': 'str', 'variant': 'str', 'footprint': 'u64',
+                         'counters': ('map', {'per_op': {'median': 'num'}})})}
+
+
+def goals_document_error(data: Any) -> str | None:
+    """Why goals() cannot read a results document, or None: the first
+    field of the wrong type, or a result without bench or variant."""
+    if not isinstance(data, dict):
+        return 'expected a JSON object at the top level'
+    wrong = records.check_value(data, _GOALS_DOCUMENT, '')
+    if wrong is not None:
+        return wrong
+    for i, r in enumerate(data.get('results') or []):
+        for name in ('bench', 'variant'):
+            if name not in r:
+                return f'results[{i}].{name}: missing'
+    return None
+
+
 def goals(data: dict[str, Any], train: str, model: str = 'skylake',
           variant: str = 'pgo') -> dict[str, Any]:
     """The issue's goals per workload point, from one results.json:
@@ -84,7 +106,7 @@ def goals(data: dict[str, Any], train: str, model: str = 'skylake',
     apart. A figure that is not in the results is left out, never guessed.
     The row keys keep the name pgo whatever the variant."""
     points: dict[tuple[str, Any], dict[str, dict[str, Any]]] = {}
-    for r in data.get('results', []):
+    for r in data.get('results') or []:
         points.setdefault((r['bench'], r.get('footprint')), {})[r['variant']] = r
     _, held = split_held_out((b for b, _ in points), train)
     rows = []

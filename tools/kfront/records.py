@@ -17,7 +17,9 @@ splits it into `Run`s, one per boot, while recording every `Problem` with the
 
 - bad_crc      a record line whose payload fails its CRC-32 (flipped bytes)
 - truncated    a record line cut short (missing fields, payload cut off)
-- malformed    a record line with a bad sequence number, CRC field or JSON
+- malformed    a record line with a bad sequence number, CRC field or JSON,
+               or a known record with a field of the wrong type
+               (check_fields): it is left out
 - gap          sequence numbers that never arrived (dropped lines)
 - duplicate    the same sequence number with the same payload again
 - conflict     the same sequence number with a different payload
@@ -55,6 +57,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import math
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -225,6 +228,143 @@ def _line_crc(prefix: bytes, seq_text: bytes, payload: bytes) -> int:
     return zlib.crc32(covered) & 0xFFFFFFFF
 
 
+def _no_constant(name: str) -> Any:
+    """json's NaN, Infinity and -Infinity are not JSON (the kernel never
+    prints them); taken as numbers they would pass every comparison."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or exponent (1e999 is not infinity)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {_short(text, 20)} out of range")
+    return value
+
+
+# -- field types -----------------------------------------------------------
+#
+# What each field a reader uses must hold, checked once where a record (or a
+# results document, model.py) is read, so that no reader meets a list where
+# it expects a number. A spec is one of the names in _SIMPLE, ("list", spec)
+# for a list of such items, ("map", spec) for an object of such values, or a
+# dict {field: spec} for an object whose listed fields are checked when
+# present (absent or null is always allowed; other fields are free).
+
+U64_LIMIT = 1 << 64
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_SIMPLE: dict[str, tuple[str, Any]] = {
+    "str": ("a string", lambda v: isinstance(v, str)),
+    "bool": ("true or false", lambda v: isinstance(v, bool)),
+    "u64": ("an integer from 0 to 2^64-1",
+            lambda v: _is_int(v) and 0 <= v < U64_LIMIT),
+    "int": ("an integer of at most 64 bits",
+            lambda v: _is_int(v) and -U64_LIMIT < v < U64_LIMIT),
+    "num": ("a finite number",
+            lambda v: (_is_int(v) and -U64_LIMIT < v < U64_LIMIT)
+            or (isinstance(v, float) and math.isfinite(v))),
+    "scalar": ("a string, number or boolean",
+               lambda v: not isinstance(v, (dict, list)) and v is not None
+               and (not isinstance(v, float) or math.isfinite(v))),
+    "obj": ("an object", lambda v: isinstance(v, dict)),
+    "list": ("a list", lambda v: isinstance(v, list)),
+}
+
+
+def _shown(value: Any) -> str:
+    return _short(json.dumps(value) if isinstance(value, (dict, list, str))
+                  else repr(value), 40)
+
+
+def check_value(value: Any, spec: Any, where: str) -> str | None:
+    """None if `value` matches `spec`, else "WHERE: expected ..., got ..."
+    naming the first wrong field (dotted path from `where`)."""
+    at = where or "top level"
+    if isinstance(spec, str):
+        what, ok = _SIMPLE[spec]
+        return None if ok(value) else \
+            f"{at}: expected {what}, got {_shown(value)}"
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            return f"{at}: expected an object, got {_shown(value)}"
+        for name, sub in spec.items():
+            if value.get(name) is not None:
+                wrong = check_value(value[name], sub,
+                                    f"{where}.{name}" if where else name)
+                if wrong:
+                    return wrong
+        return None
+    kind, sub = spec
+    if kind == "list":
+        if not isinstance(value, list):
+            return f"{at}: expected a list, got {_shown(value)}"
+        items = enumerate(value)
+        fmt = "{}[{}]"
+    else:
+        if not isinstance(value, dict):
+            return f"{at}: expected an object, got {_shown(value)}"
+        items = value.items()
+        fmt = "{}.{}"
+    for key, item in items:
+        wrong = check_value(item, sub, fmt.format(where, key))
+        if wrong:
+            return wrong
+    return None
+
+
+MACHINE_FIELDS: dict[str, Any] = {
+    "vendor": "str", "brand": "str", "uarch": "str", "hypervisor": "str",
+    "family": "u64", "model": "u64", "stepping": "u64", "apic": "bool",
+    "features": ("list", "str"),
+    "tsc": {"hz": "num", "source": "str", "invariant": "bool",
+            "check": {"hz": "num", "source": "str"}},
+    "lfence": {"serialising": "bool", "how": "str"},
+    "pmu": {"available": "bool", "reason": "str", "version": "u64",
+            "gp": "u64", "gp_width": "u64", "fixed": "u64",
+            "groups": "list",
+            "encodings": ("map", {"event": "str", "encoding": "str"})},
+    "counters": ("list", "str"),
+    "unavailable": ("map", "str"),
+}
+CONFIG_FIELDS: dict[str, Any] = {
+    "runs": "u64", "iters": "u64", "warmup": "u64", "quick": "bool",
+    "method": "str", "budget_ms": "u64", "state": "str",
+}
+VARIANT_FIELDS: dict[str, Any] = {"name": "str", "cc": "str", "flags": "str"}
+# Per record type (docs/record-format.md). A result's samples and counters
+# are checked counter by counter where they are used (results.py): one bad
+# counter loses that counter, not the record.
+RECORD_FIELDS: dict[str, dict[str, Any]] = {
+    "suite_begin": {
+        "kfront": "str", "git": "str", "cmdline": "str", "context": "str",
+        "wire": "str", "machine": MACHINE_FIELDS, "config": CONFIG_FIELDS,
+        "variants": ("list", VARIANT_FIELDS),
+    },
+    "result": {
+        "bench": "str", "variant": "str", "group": "scalar", "op": "str",
+        "method": "str", "state": "str", "wire": "str", "footprint": "u64",
+        "runs": "u64", "warmup": "u64", "digest": "scalar",
+        "overhead": ("map", "num"), "overhead_spread": ("map", "obj"),
+        "clamped": ("map", "u64"), "positions": ("list", "u64"),
+        "per_region": ("list", "str"), "samples": "obj", "counters": "obj",
+        "sim_functions": "obj", "vg_functions": "obj",
+    },
+    "suite_end": {"records": "u64", "status": "int"},
+}
+
+
+def check_fields(payload: dict[str, Any]) -> str | None:
+    """Why a record's fields have the wrong type, or None (types without
+    a spec, and fields no reader uses, are not checked)."""
+    spec = RECORD_FIELDS.get(payload.get("t", ""))
+    return None if spec is None else check_value(payload, spec, "")
+
+
 def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
     """Classify one line of a console log (with or without its line end)."""
     data = _skip_leading_noise(_strip_eol(_to_bytes(raw)))
@@ -275,7 +415,8 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
         return BadLine("bad_crc", f"record seq {seq}: CRC {crc:08x} "
                        f"expected, line has {actual:08x}", seq)
     try:
-        obj = json.loads(payload.decode("ascii"))
+        obj = json.loads(payload.decode("ascii"),
+                         parse_constant=_no_constant, parse_float=_finite)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         # RecursionError: a payload nested deeper than json can follow
         # (the CRC is easy to forge; the kernel never nests that deep).
@@ -285,6 +426,12 @@ def parse_line(raw: bytes | str, lineno: int = 0) -> ParsedLine:
     if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
         return BadLine("malformed", f"record seq {seq}: payload is not a "
                        "JSON object with a string 't'", seq)
+    wrong = check_fields(obj)
+    if wrong is not None:
+        # Left out like a damaged line (its number is accounted for): a
+        # forged record must not stop the collection of the others.
+        return BadLine("malformed", f"record seq {seq}: {_short(obj['t'], 24)}"
+                       f" {_short(wrong, 120)}", seq)
     return Record(seq, obj, payload, lineno, 1 if prefix == b"#KF1" else 2)
 
 

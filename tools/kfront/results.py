@@ -12,12 +12,13 @@ error/timeout/panic records, every problem and a `complete` flag.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import stats
-from .records import Problem, Record, Run
+from .records import Problem, Record, Run, check_fields
 
 SCHEMA_VERSION = 1
 BASELINE = "O2"
@@ -130,6 +131,12 @@ def _check_reported(b: _Builder, rec: Record, name: str,
 
 def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
     p = rec.payload
+    wrong = check_fields(p)
+    if wrong is not None:
+        # parse_line leaves such records out; a Run put together another
+        # way (benchsplit, tests) is held to the same types.
+        b.problem("malformed", rec.line, f"result record: {wrong}")
+        return None
     bench, variant = p.get("bench"), p.get("variant")
     iters = p.get("iters")
     if not isinstance(bench, str) or not isinstance(variant, str) or \
@@ -325,11 +332,19 @@ def build_results(run: Run, extra: dict[str, Any] | None = None
     """
     extra = dict(extra or {})
     begin = run.begin.payload if run.begin else {}
+    # parse_line leaves a mistyped suite_begin out; a Run put together
+    # another way is held to the same types.
+    begin_wrong = check_fields(begin)
+    if begin_wrong is not None:
+        begin = {}
     machine = _dict(begin.get("machine"))
     unavailable = machine.get("unavailable")
     unavailable = {str(k): str(v) for k, v in unavailable.items()} \
         if isinstance(unavailable, dict) else {}
     b = _Builder(run, unavailable, list(run.problems))
+    if begin_wrong is not None and run.begin is not None:
+        b.problem("malformed", run.begin.line,
+                  f"suite_begin record: {begin_wrong} (left out)")
     entries = [e for rec in run.of_type("result")
                if (e := _result_entry(b, rec)) is not None]
     variants = [dict(v) for v in begin.get("variants", [])
@@ -387,21 +402,66 @@ def save(results: dict[str, Any], path: Path) -> Path:
     return path
 
 
-def load(path: Path) -> dict[str, Any]:
-    """Read a results.json, checking its schema version (ResultsError)."""
+# Far deeper than any document kfront writes (about 8 levels): one nested
+# deeper is not a results document, and readers that walk it must not run
+# out of stack.
+MAX_DEPTH = 64
+
+
+def read_json(path: Path) -> Any:
+    """A JSON document from a file, with no NaN, infinity, integer beyond
+    64 bits or nesting beyond MAX_DEPTH in it (ResultsError naming the
+    file and the field otherwise): Python's json accepts all of them, and
+    a NaN passes every comparison a regression gate makes."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
     except OSError as exc:
         raise ResultsError(f"cannot read {path}: "
                            f"{exc.strerror or exc}") from None
+    except RecursionError:
+        raise ResultsError(f"{path} is not a results document (nested "
+                           "deeper than JSON can be read)") from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path} is not JSON: {exc}") from None
+    wrong = _bad_value(data)
+    if wrong is not None:
+        raise ResultsError(f"{path}: {wrong}")
+    return data
+
+
+def _bad_value(data: Any) -> str | None:
+    """The first value no results document holds, as "FIELD: why"; the
+    walk keeps its own stack, so no nesting exhausts Python's."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        at = where or "top level"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"{at}: {value} is not a number JSON has"
+        if isinstance(value, int) and not isinstance(value, bool) \
+                and not -U64_LIMIT < value < U64_LIMIT:
+            return f"{at}: integer of {len(str(abs(value)))} digits is " \
+                "beyond 64 bits"
+        if isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                return f"{at}: nested deeper than {MAX_DEPTH} levels"
+            items = [(f"{where}.{k}" if where else k, v)
+                     for k, v in value.items()] if isinstance(value, dict) \
+                else [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+            stack.extend((v, sub, depth + 1) for sub, v in reversed(items))
+    return None
+
+
+def load(path: Path) -> dict[str, Any]:
+    """Read a results.json (read_json), checking its schema version
+    (ResultsError)."""
+    data = read_json(path)
     if not isinstance(data, dict) or "schema" not in data:
         raise ResultsError(f"{path} is not a kfront results.json "
                            "(no 'schema' field)")
     if data["schema"] != SCHEMA_VERSION:
-        raise ResultsError(f"{path} has results schema {data['schema']}; "
+        raise ResultsError(f"{path} has results schema {data['schema']!r}; "
                            f"this kfront reads schema {SCHEMA_VERSION}")
     if not isinstance(data.get("results"), list):
         raise ResultsError(f"{path} has no 'results' list")
