@@ -8,10 +8,11 @@ import io
 import json
 import tempfile
 import unittest
+from unittest import mock
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from kfront import cli, explain
+from kfront import cli, explain, paths
 
 COLUMNS = ['instructions', 'div', 'rep_movs']
 
@@ -109,16 +110,23 @@ class Command(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / 'results.json'
             path.write_text(json.dumps(DATA))
-            status, out, _ = self.run_cli('explain', str(path), '--bench', 'calib.x',
-                                          '--elf', str(Path(tmp) / 'none.elf'))
+            none = Path(tmp) / 'none.elf'
+            with mock.patch.object(paths, 'kernel_path', return_value=none):
+                status, out, _ = self.run_cli('explain', str(path), '--bench', 'calib.x')
             self.assertEqual(status, 0)
             self.assertIn('calib.x: sim.instructions per run, Os - O2 = +45.0', out)
+            self.assertIn(f'(sizes and disassembly unavailable: no symbols in {none})', out)
+            for elf, why in ((none, 'No such file'), (path, 'not an ELF program')):
+                status, _, err = self.run_cli('explain', str(path), '--bench', 'calib.x',
+                                              '--elf', str(elf))
+                self.assertEqual(status, 2)
+                self.assertIn(why, err)
             status, _, err = self.run_cli('explain', str(path), '--bench', 'calib.x',
                                           '--variants', 'O2')
             self.assertEqual(status, 2)
             self.assertIn('two different variants', err)
             status, _, err = self.run_cli('explain', str(path), '--bench', 'nope')
-            self.assertEqual(status, 1)
+            self.assertEqual(status, 2)
             self.assertIn('benches: calib.x', err)
 
 

@@ -37,8 +37,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _newest_results() -> Path | None:
-    found = sorted((paths.ROOT / 'results').glob('*/results.json'))
-    return found[-1] if found else None
+    """The results.json written last (by time: folder names sort `host-*`
+    after every dated one)."""
+    found = list((paths.ROOT / 'results').glob('*/results.json'))
+    return max(found, key=lambda p: p.stat().st_mtime) if found else None
+
+
+def _elf_problem(elf: Path) -> str | None:
+    """Why a given --elf cannot be the program the results came from."""
+    try:
+        with open(elf, 'rb') as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        return f'--elf {elf}: {exc.strerror or exc}'
+    return None if magic == b'\x7fELF' else f'--elf {elf}: not an ELF program'
 
 
 def programs(args: argparse.Namespace, variants: tuple[str, ...]
@@ -63,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.top <= 100:
         print(f'kfront explain: --top: expected 1 to 100, got {args.top}', file=sys.stderr)
         return 2
+    problem = args.elf is not None and _elf_problem(args.elf)
+    if problem:
+        print(f'kfront explain: {problem}', file=sys.stderr)
+        return 2
     path = args.results or _newest_results()
     if path is None:
         print('kfront explain: no RESULTS.json given and none under results/', file=sys.stderr)
@@ -80,8 +96,12 @@ def run(args: argparse.Namespace) -> int:
         print(f'kfront explain: {path}: {exc}', file=sys.stderr)
         return 2
     except explain.ExplainError as exc:
+        # a bench, variant or counter the document lacks: bad input, as in
+        # report and compare
         print(f'kfront explain: {path}: {exc}', file=sys.stderr)
-        return 1
-    explain.annotate(funcs, programs(args, variants), variants, args.top)
+        return 2
+    missing = explain.annotate(funcs, programs(args, variants), variants, args.top)
     print(explain.render(args.bench, variants, args.counter, total, funcs, args.top))
+    if missing:
+        print(f'(sizes and disassembly unavailable: {missing})')
     return 0

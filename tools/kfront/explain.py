@@ -247,14 +247,25 @@ def excerpt(insns_a: list[str], insns_b: list[str], variants: tuple[str, str]) -
     return out
 
 
+def _readable_symbols(elf: Path | None) -> Symbols | None:
+    """The program's function symbols; None when it is missing, not a
+    program nm reads, or has none."""
+    if elf is None or not elf.is_file():
+        return None
+    syms = symbols(elf)
+    return syms if syms.by_name else None
+
+
 def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
-             variants: tuple[str, str], limit: int) -> None:
+             variants: tuple[str, str], limit: int) -> str | None:
     """Sizes and disassembly excerpts of the first `limit` functions;
     `elves` holds the program of each variant (the same kernel image twice
-    for simulated results)."""
-    syms = [symbols(e) if e is not None and e.exists() else None for e in elves]
+    for simulated results). Returns why they are missing, when a program
+    cannot be read (None when both could)."""
+    syms = [_readable_symbols(e) for e in elves]
+    missing = sorted({str(e) for e, s in zip(elves, syms) if e is not None and s is None})
     if syms[0] is None and syms[1] is None:
-        return
+        return f'no symbols in {", ".join(missing)}'
     for f in funcs[:limit]:
         found = [s.find(f.name, addr) if s else None
                  for s, addr in zip(syms, (f.addr_a, f.addr_b))]
@@ -264,6 +275,7 @@ def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
                  for e, hit in zip(elves, found)]
         if insns[0] or insns[1]:
             f.excerpt = excerpt(insns[0], insns[1], variants)
+    return f'no symbols in {", ".join(missing)}' if missing else None
 
 
 def _size(n: int | None) -> str:
