@@ -197,6 +197,10 @@ class Goals(unittest.TestCase):
                              capture_output=True, text=True)
         self.assertEqual(out.returncode, 2)
         self.assertIn('not a results.json', out.stderr)
+        out = subprocess.run([str(ROOT / 'kfront'), 'pgo', '--goals', str(f),
+                              '--variant', 'O2'], capture_output=True, text=True)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn('the goals compare a candidate with O2 and Os', out.stderr)
 
 
 class BadTrainingSet(unittest.TestCase):
@@ -206,6 +210,16 @@ class BadTrainingSet(unittest.TestCase):
                              capture_output=True, text=True, timeout=60)
         self.assertEqual(out.returncode, 2, out.stderr)
         self.assertIn("--train: 'nosuch.*' matches no benchmark", out.stderr)
+        self.assertNotIn('building', out.stdout)
+
+    def test_an_out_folder_holding_a_run_stops_before_training(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / 'qemu').mkdir()
+            (Path(tmp) / 'qemu' / 'results.json').write_text('{}')
+            out = subprocess.run([str(ROOT / 'kfront'), 'pgo', '--quick', '--out', tmp],
+                                 capture_output=True, text=True, timeout=60)
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertIn('qemu already holds a run (results.json)', out.stderr)
         self.assertNotIn('building', out.stdout)
 
 

@@ -50,6 +50,10 @@ def show_goals(args: argparse.Namespace) -> int:
     """The goals table of one variant of a stored results.json against
     its O2 and Os; the training set from the file's pgo record, else
     --train."""
+    if args.variant in ('O2', 'Os'):
+        print(f'kfront pgo: --variant {args.variant}: the goals compare a candidate '
+              'with O2 and Os; name another variant', file=sys.stderr)
+        return 2
     try:
         # read_json: no NaN, huge integer or deep nesting gets through
         data = results.read_json(args.goals)
@@ -67,9 +71,20 @@ def show_goals(args: argparse.Namespace) -> int:
         print(f'kfront pgo: --goals {args.goals}: no results of {", ".join(missing)} '
               f'(variants: {", ".join(sorted(str(v) for v in found))})', file=sys.stderr)
         return 2
-    train = (data.get('pgo') or {}).get('train') or args.train
+    train = (data.get('pgo') or {}).get('train')
+    if not train:
+        # the file does not say: --train does, and must select something
+        train = args.train
+        problem = names.selection_problem(None, train)
+        if problem:
+            print(f"kfront pgo: --train: {problem.replace('--bench: ', '', 1)}",
+                  file=sys.stderr)
+            return 2
     g = pgo.goals(data, train, variant=args.variant)
     print(pgo.goals_text(g, f'{args.variant} in {args.goals}; trained on {train}'))
+    if not g['trained']['sim_points'] and not g['held_out']['sim_points']:
+        print('(no skylake simulator figures in this file: the simulator goal is not '
+              'judged; a kfront run --sim skylake gives them)')
     return 0
 
 
@@ -180,6 +195,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = args.out or paths.ROOT / 'results' / datetime.datetime.now().strftime(
         'pgo-%Y%m%d-%H%M%S')
+    # before the training: the runs write into these, and refuse one that
+    # already holds a run only after it
+    for problem in (paths.out_problem(out, ()),
+                    *(paths.out_problem(out / sub) for sub in ('layout', 'qemu', 'host'))):
+        if problem:
+            print(f'kfront pgo: {problem}', file=sys.stderr)
+            return 2
     out.mkdir(parents=True, exist_ok=True)
     meta = train(args, out)
     if meta is None:
