@@ -71,6 +71,15 @@ class HostHarness(unittest.TestCase):
             self.assertEqual([v['name'] for v in begin['variants']], [name])
             self.assertGreater(begin['variants'][0]['text_bytes'], 0)
 
+    def test_kernel_only_keys_refused(self) -> None:
+        """Keys of the kernel's table this harness never reads."""
+        for arg in ('exit=halt', 'ip=10.0.2.15/24', 'serve=echo', 'crash=ud'):
+            res = subprocess.run([str(cmd_host.host_exe()), '--no-pin', 'bench=none', arg],
+                                 capture_output=True, text=True, timeout=60)
+            self.assertEqual(res.returncode, 2, arg)
+            self.assertIn(f"{arg.split('=')[0]}= is for the kernel only", res.stderr)
+            self.assertNotIn('#KF2 ', res.stdout)
+
     def test_footprint_points_checked_before_any_run(self) -> None:
         """The suite (shared with the kernel) refuses a point past the
         filter rules or a repeated one before anything runs."""
