@@ -99,4 +99,3 @@ const struct param_spec kfront_params[] = {
 };
 
 const size_t kfront_nparams = ARRAY_SIZE(kfront_params);
-
