@@ -28,7 +28,7 @@ from kfront import build, dealing, paths
 # module not listed counts as its suite's DEFAULT_SECONDS.
 MODULE_SECONDS = {
     'boot': {
-        # test_boot: 114 s alone on 2026-12-06, after two usage boots more
+        # test_boot: 114 s alone on 2026-12-06, after three usage boots more
         'test_boot': 125, 'test_lava_run': 68, 'test_wire': 53,
         'test_signals': 44, 'test_nic': 42, 'test_boot_matrix': 41,
         'test_sim': 38, 'test_pci': 31, 'test_truth_run': 14,
