@@ -18,11 +18,6 @@
 struct cmdline kfront_cmdline;
 int host_cpu = -1;
 
-/* Keys of the kernel's table this harness never reads: given, they would
- * do nothing, silently (peer= is refused where the wire is set up). */
-static const char *const kernel_only[] = {
-	"crash", "exit", "serve", "serve_idle_ms", "ip", "gw", "nic", "pci",
-};
 
 static void usage(FILE *f)
 {
@@ -105,11 +100,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kfront-host: %s\n", err);
 		return EXIT_USAGE;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(kernel_only); k++) {
-		if (cmdline_has(&kfront_cmdline, kernel_only[k])) {
+	/* only the suite runs here: a key nothing else reads would do
+	 * nothing (peer= is refused where the wire is set up) */
+	for (size_t k = 0; k < kfront_nparams; k++) {
+		if (kfront_cmdline.vals[k].set &&
+		    !(kfront_params[k].readers & PARAM_READ_SUITE)) {
 			fprintf(stderr, "kfront-host: %s= is for the kernel only "
 				"(this harness has no NIC, no fault injection and "
-				"its own exit)\n", kernel_only[k]);
+				"its own exit)\n", kfront_params[k].key);
 			return EXIT_USAGE;
 		}
 	}

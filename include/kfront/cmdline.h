@@ -62,6 +62,10 @@ struct param_spec {
 	/* PARAM_STR not given but CMDLINE_QUICK_KEY given; NULL: dflt_str holds. */
 	const char *quick_dflt_str;
 	const char *help;
+	/* Who reads the value: bits the table's owner defines (kfront's:
+	 * PARAM_READ_* in <kfront/params.h>), so that a key given where
+	 * nothing reads it can be refused; the parser itself ignores them. */
+	u32 readers;
 };
 
 /* dflt of a PARAM_ENUM that has none (crash=): only given values count. */

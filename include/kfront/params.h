@@ -5,6 +5,12 @@
 
 #include <kfront/cmdline.h>
 
+/* Who reads a parameter (struct param_spec.readers). */
+#define PARAM_READ_SUITE	(1u << 0)	/* the suite, in ring 0 and the host harness */
+#define PARAM_READ_SERVE	(1u << 1)	/* serve=: the network services */
+#define PARAM_READ_NIC		(1u << 2)	/* the real NIC's set-up, for peer= or serve= */
+#define PARAM_READ_KERNEL	(1u << 3)	/* the kernel, whatever it runs */
+
 extern const struct param_spec kfront_params[];
 extern const size_t kfront_nparams;
 
