@@ -156,15 +156,12 @@ def kernel_arg_problem(kernel_args: list[str]) -> str | None:
     return None
 
 
-def _cpu_help(qemu: str) -> str:
-    return subprocess.run([qemu, '-cpu', 'help'], stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60).stdout
-
-
 def cpu_models(qemu: str = 'qemu-system-x86_64') -> list[str]:
     """The CPU model names `qemu-system-x86_64 -cpu help` lists."""
+    res = subprocess.run([qemu, '-cpu', 'help'], stdin=subprocess.DEVNULL,
+                         capture_output=True, text=True, timeout=60)
     models = []
-    for line in _cpu_help(qemu).splitlines():
+    for line in res.stdout.splitlines():
         # "x86 Skylake-Client-v1  Intel Core Processor (Skylake)"
         parts = line.split()
         if len(parts) >= 2 and parts[0] == 'x86':
