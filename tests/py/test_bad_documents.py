@@ -204,6 +204,47 @@ class BadResultsDocuments(unittest.TestCase):
             with self.subTest(name):
                 self.refused(self.mutated(name, change), field)
 
+    def test_impossible_values(self) -> None:
+        """Figures of the right type that no run can give: a median below
+        its minimum or below zero, no runs, a negative sample, footprint
+        or ratio, an interval upside down. The report would print them as
+        if measured (a median of -5 showed as 0)."""
+        def op(field: str, value: Any) -> Callable[[dict[str, Any]], None]:
+            def change(r: dict[str, Any]) -> None:
+                r["counters"]["tsc"]["per_op"][field] = value
+            return change
+
+        def sample(r: dict[str, Any]) -> None:
+            r["counters"]["tsc"]["samples"][0] = -1
+
+        def ratio(field: str, value: float) -> Callable[[dict[str, Any]], None]:
+            def change(doc: dict[str, Any]) -> None:
+                rows = [r for r in doc["results"]
+                        if r["counters"]["tsc"].get("ratio")]
+                rows[0]["counters"]["tsc"]["ratio"][field] = value
+            return change
+        tsc = "results[0].counters.tsc"
+        cases = {
+            "negative median": (self.first_result(op("median", -5.0)),
+                                f"{tsc}.per_op.median"),
+            "median above max": (self.first_result(op("median", 1e12)),
+                                 f"{tsc}.per_op.median"),
+            "no runs": (self.first_result(op("n", 0)), f"{tsc}.per_op.n"),
+            "negative mad": (self.first_result(op("mad", -1)), f"{tsc}.per_op.mad"),
+            "ci upside down": (self.first_result(op("ci", [2.0, 1.0])),
+                               f"{tsc}.per_op.ci"),
+            "negative sample": (self.first_result(sample), f"{tsc}.samples[0]"),
+            "negative footprint": (self.first_result(setter("footprint", -3)),
+                                   "results[0].footprint"),
+            "no counted runs": (self.first_result(setter("runs", 0)),
+                                "results[0].runs"),
+            "negative ratio": (ratio("value", -0.5), "ratio.value"),
+            "ratio interval upside down": (ratio("lo", 1e9), "ratio.lo"),
+        }
+        for name, (change, field) in cases.items():
+            with self.subTest(name):
+                self.refused(self.mutated(name.replace(" ", "-"), change), field)
+
     def test_nan_and_infinity(self) -> None:
         for const in ("NaN", "Infinity", "-Infinity", "1e999"):
             with self.subTest(const):

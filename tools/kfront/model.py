@@ -168,11 +168,34 @@ class Summary(stats.Summary):
     @classmethod
     def from_dict(cls, d: Any, at: _At) -> Summary:
         d = _object(d, at)
-        return cls(_number(d, at, "median"), _number(d, at, "min"),
-                   _number(d, at, "max"), _number(d, at, "mad"),
-                   _int(d, at, "n"), _interval(d, at.key("ci")),
-                   _number(d, at, "se", True), _number(d, at, "lag1", True),
-                   bool(_bool(d, at, "autocorrelated", False)))
+        s = cls(_number(d, at, "median"), _number(d, at, "min"),
+                _number(d, at, "max"), _number(d, at, "mad"),
+                _int(d, at, "n"), _interval(d, at.key("ci")),
+                _number(d, at, "se", True), _number(d, at, "lag1", True),
+                bool(_bool(d, at, "autocorrelated", False)))
+        s._check(at)
+        return s
+
+    def _check(self, at: _At) -> None:
+        """What every summary of counts is: at least one run, and its
+        figures in order, none below zero (a sample that would go below
+        zero is clamped to 0 where it is made, harness.c). A summary that
+        breaks this was not made by kfront, and a report of it would print
+        figures that mean nothing."""
+        if self.n < 1:
+            at.key("n").fail("at least 1 run", self.n)
+        if self.min < 0:
+            at.key("min").fail("a count of at least 0", self.min)
+        if not self.min <= self.median <= self.max:
+            at.key("median").fail(f"a number from min to max ({self.min} to "
+                                  f"{self.max})", self.median)
+        for name in ("mad", "se"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                at.key(name).fail("a number of at least 0", value)
+        if self.ci is not None and self.ci[0] > self.ci[1]:
+            at.key("ci").fail("an interval whose low end is not above its high end",
+                              list(self.ci))
 
 
 def _interval(d: dict[str, Any], at: _At) -> tuple[float, float] | None:
@@ -217,16 +240,21 @@ class Ratio:
     @classmethod
     def from_dict(cls, d: Any, at: _At) -> Ratio:
         d = _object(d, at)
-        return cls(_str(d, at, "baseline"), _number(d, at, "value"),
-                   _number(d, at, "lo", True), _number(d, at, "hi", True),
-                   _str(d, at, "method", True) or "",
-                   bool(_bool(d, at, "unbounded", False)),
-                   _number(d, at, "confidence", True),
-                   _int(d, at, "resamples", True), _int(d, at, "effective", True),
-                   bool(_bool(d, at, "excludes_one", False)),
-                   _number(d, at, "p", True), _number(d, at, "p_holm", True),
-                   _bool(d, at, "significant", None),
-                   bool(_bool(d, at, "every_run_same", False)))
+        r = cls(_str(d, at, "baseline"), _number(d, at, "value"),
+                _number(d, at, "lo", True), _number(d, at, "hi", True),
+                _str(d, at, "method", True) or "",
+                bool(_bool(d, at, "unbounded", False)),
+                _number(d, at, "confidence", True),
+                _int(d, at, "resamples", True), _int(d, at, "effective", True),
+                bool(_bool(d, at, "excludes_one", False)),
+                _number(d, at, "p", True), _number(d, at, "p_holm", True),
+                _bool(d, at, "significant", None),
+                bool(_bool(d, at, "every_run_same", False)))
+        if r.value < 0:
+            at.key("value").fail("a ratio of counts, at least 0", r.value)
+        if r.lo is not None and r.hi is not None and r.lo > r.hi:
+            at.key("lo").fail(f"at most hi ({r.hi})", r.lo)
+        return r
 
 
 @dataclass
@@ -243,8 +271,8 @@ class Counter:
         d = _object(d, at)
         samples = _list_field(d, at, "samples")
         for i, s in enumerate(samples):
-            if isinstance(s, bool) or not isinstance(s, int) or not _finite(s):
-                at.key("samples").index(i).fail("an integer of at most 64 bits", s)
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < records.U64_LIMIT:
+                at.key("samples").index(i).fail("a count from 0 to 2^64-1", s)
         ratio = d.get("ratio")
         return cls(Summary.from_dict(_get(d, at, "per_run", False), at.key("per_run")),
                    Summary.from_dict(_get(d, at, "per_op", False), at.key("per_op")),
@@ -298,6 +326,10 @@ class Result:
         iters = _int(d, at, "iters")
         if iters < 1:
             at.key("iters").fail("an integer of at least 1", iters)
+        for name, least in (("footprint", 0), ("runs", 1), ("warmup", 0)):
+            value = _int(d, at, name, True)
+            if value is not None and value < least:
+                at.key(name).fail(f"an integer of at least {least}", value)
         cat = at.key("counters")
         counters = {str(name): Counter.from_dict(c, cat.key(str(name)))
                     for name, c in _obj_field(d, at, "counters").items()}
