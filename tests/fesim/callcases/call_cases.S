@@ -4,7 +4,7 @@
  * x86-64 Linux program, no libc. In one region (slot 1) cg_main calls
  * cg_f once; cg_f calls cg_g 10 times directly and cg_h 3 times through
  * a register; each cg_g call calls cg_k. Expected "call" records:
- * main->f 1, f->g 10, f->h 3, g->k 10 (tests/fesim/test_fesim.py, class
+ * main->f 1, f->g 10, f->h 3, g->k 10 (tests/fesim/test_call_graph.py, class
  * CallGraph). The calls before the region (_start->cg_outside->cg_g)
  * must not count.
  */

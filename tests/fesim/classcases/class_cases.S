@@ -3,8 +3,9 @@
  * Instruction-class known answers (issue 19, item 2): a freestanding
  * static x86-64 Linux program, no libc. _start runs each case once with
  * %rdi = its pass count; each case is one fesim region, slot = case
- * number. The expected counts are derived in tests/fesim/test_fesim.py
- * (class InstructionClasses) from docs/fesim.md, "Instruction classes";
+ * number. The expected counts are derived in
+ * tests/fesim/test_instruction_classes.py (class InstructionClasses) from
+ * docs/fesim.md, "Instruction classes";
  * case 8 also checks the per-function rows (syms= of this program's
  * `nm -n` output).
  */

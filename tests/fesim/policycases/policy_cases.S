@@ -7,7 +7,7 @@
  * skylake geometry: L1i 32 KiB, 8-way, 64-byte lines = 64 sets, so lines
  * 4 KiB apart share a set; L1 iTLB 128 entries 8-way = 16 sets, STLB 1536
  * entries 12-way = 128 sets. The expected counts are derived in
- * tests/fesim/test_fesim.py (class PolicyCases); the layout they rely on
+ * tests/fesim/test_policies.py (class PolicyCases); the layout they rely on
  * is described at each case.
  */
 #include <kfront/fesim_marker.h>

@@ -3,7 +3,7 @@
  * Uop-cache known answers (issue 18): a freestanding static x86-64 Linux
  * program, no libc. _start runs every case once (100 passes each) and
  * exits; each case is one fesim region, slot = case number. The expected
- * counts are derived in tests/fesim/test_fesim.py (class UopCacheRules)
+ * counts are derived in tests/fesim/test_uop_rules.py (class UopCacheRules)
  * from the rules in docs/fesim.md, "Uop cache".
  *
  * Layout shared by the cases: a 64-byte aligned block whose first window
