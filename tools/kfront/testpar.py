@@ -24,24 +24,25 @@ from pathlib import Path
 from kfront import build, dealing, paths
 
 # Wall seconds per test module on the 2-core development machine, two
-# modules running at once as in `kfront test` (2026-12-05), per suite; a
+# modules running at once as in `kfront test` (2026-12-06), per suite; a
 # module not listed counts as its suite's DEFAULT_SECONDS.
 MODULE_SECONDS = {
     'boot': {
-        # test_boot: 114 s alone on 2026-12-06, after three usage boots more
-        'test_boot': 125, 'test_lava_run': 68, 'test_wire': 53,
-        'test_signals': 44, 'test_nic': 42, 'test_boot_matrix': 41,
-        'test_sim': 38, 'test_pci': 31, 'test_truth_run': 14,
-        # 43 s with build/pgo-train built; its first build (every fresh
+        # re-measured after GRUB's 3 s wait left every boot (iso/grub.cfg)
+        'test_lava_run': 61, 'test_boot': 43, 'test_nic': 24,
+        'test_wire': 22, 'test_signals': 20, 'test_sim': 19, 'test_pci': 10,
+        'test_boot_matrix': 10, 'test_truth_run': 7,
+        # 30 s with build/pgo-train built; its first build (every fresh
         # clone) adds about 70 s
-        'test_pgo_train': 110,
+        'test_pgo_train': 100,
     },
     'py': {
-        'test_collect_fuzz': 17, 'test_collect': 6, 'test_compare': 5,
-        'test_html_browser': 5, 'test_output': 5, 'test_variant_code': 4,
-        'test_report': 4, 'test_results': 4, 'test_cli': 4, 'test_lava': 3,
-        'test_host_harness': 3, 'test_pgo': 3, 'test_model': 3,
-        'test_wirepeer': 3, 'test_fesim_pgo_build': 6,
+        'test_collect_fuzz': 16, 'test_bad_documents': 11,
+        'test_fesim_pgo_build': 7, 'test_output': 6, 'test_html_browser': 5,
+        'test_collect': 5, 'test_variant_code': 4, 'test_compare': 4,
+        'test_report': 4, 'test_pgo': 3, 'test_host_harness': 3,
+        'test_bad_outputs': 3, 'test_cli': 3, 'test_wirepeer': 2,
+        'test_model': 2, 'test_lava': 2, 'test_results': 2,
     },
 }
 DEFAULT_SECONDS = {'boot': 30, 'py': 1}
