@@ -82,49 +82,41 @@ class Tools:
                        check=True)
         return out
 
-    def build_uop_cases(self) -> Path:
-        """The freestanding uop-cache known-answer program (no libc)."""
-        out = self.dir / "uop_cases"
+    def _program(self, source: Path, name: str) -> Path:
+        """A freestanding known-answer program (no libc), built once."""
+        out = self.dir / name
         if not out.exists():
             subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
                             "-Wl,--build-id=none", "-I", str(ROOT / "include"),
-                            "-o", str(out), str(UOPCASES)], check=True)
+                            "-o", str(out), str(source)], check=True)
         return out
+
+    def _symbols(self, exe: Path) -> Path:
+        """@exe's `nm -n` output, the plugin's syms= file."""
+        syms = exe.with_name(exe.name + ".syms")
+        if not syms.exists():
+            syms.write_text(subprocess.run(["nm", "-n", str(exe)], check=True,
+                                           capture_output=True,
+                                           text=True).stdout)
+        return syms
+
+    def build_uop_cases(self) -> Path:
+        """The uop-cache known-answer program."""
+        return self._program(UOPCASES, "uop_cases")
 
     def build_class_cases(self) -> tuple[Path, Path]:
         """The instruction-class known-answer program and its `nm -n`."""
-        out = self.dir / "class_cases"
-        syms = self.dir / "class_cases.syms"
-        if not out.exists():
-            subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
-                            "-Wl,--build-id=none", "-I", str(ROOT / "include"),
-                            "-o", str(out), str(CLASSCASES)], check=True)
-            syms.write_text(subprocess.run(["nm", "-n", str(out)], check=True,
-                                           capture_output=True,
-                                           text=True).stdout)
-        return out, syms
+        out = self._program(CLASSCASES, "class_cases")
+        return out, self._symbols(out)
 
     def build_call_cases(self) -> tuple[Path, Path]:
         """The call-graph known-answer program and its `nm -n`."""
-        out = self.dir / "call_cases"
-        syms = self.dir / "call_cases.syms"
-        if not out.exists():
-            subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
-                            "-Wl,--build-id=none", "-I", str(ROOT / "include"),
-                            "-o", str(out), str(CALLCASES)], check=True)
-            syms.write_text(subprocess.run(["nm", "-n", str(out)], check=True,
-                                           capture_output=True,
-                                           text=True).stdout)
-        return out, syms
+        out = self._program(CALLCASES, "call_cases")
+        return out, self._symbols(out)
 
     def build_policy_cases(self) -> Path:
-        """The replacement/prefetch/iTLB known-answer program (no libc)."""
-        out = self.dir / "policy_cases"
-        if not out.exists():
-            subprocess.run(["gcc", "-nostdlib", "-static", "-no-pie",
-                            "-Wl,--build-id=none", "-I", str(ROOT / "include"),
-                            "-o", str(out), str(POLICYCASES)], check=True)
-        return out
+        """The replacement/prefetch/iTLB known-answer program."""
+        return self._program(POLICYCASES, "policy_cases")
 
     def _build_validate(self) -> Path:
         out = self.dir / "fesim_validate"
