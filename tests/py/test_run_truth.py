@@ -93,17 +93,6 @@ class TestSimChoice(unittest.TestCase):
         self.assertEqual(sel.footprint, "0,64")
 
 
-class TestBareMetalDefault(unittest.TestCase):
-    def test_grub_entries_keep_the_kernel_default_sweep(self) -> None:
-        # The footprint default lives in kernel/params.c (unit-tested in
-        # tests/unit/test_cmdline.c); a GRUB entry that set footprint= would
-        # give bare metal another default than `kfront run`.
-        grub = (FIXTURES.parent.parent / "iso" / "grub.cfg").read_text(encoding="utf-8")
-        entries = [ln for ln in grub.splitlines() if ln.strip().startswith("multiboot2")]
-        self.assertGreaterEqual(len(entries), 5)
-        self.assertFalse([ln for ln in entries if "footprint=" in ln])
-
-
 class TestTcgReport(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
