@@ -271,7 +271,8 @@ class Counter:
         d = _object(d, at)
         samples = _list_field(d, at, "samples")
         for i, s in enumerate(samples):
-            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < records.U64_LIMIT:
+            if isinstance(s, bool) or not isinstance(s, int) or \
+                    not 0 <= s < records.U64_LIMIT:
                 at.key("samples").index(i).fail("a count from 0 to 2^64-1", s)
         ratio = d.get("ratio")
         return cls(Summary.from_dict(_get(d, at, "per_run", False), at.key("per_run")),
