@@ -78,8 +78,7 @@ def _ratio(a: Result, b: Result, counter: str
         test = stats.per_op(cb.samples, b.iters)
         base = stats.per_op(ca.samples, a.iters)
         seed = stats.seed_for("compare", *_key(a), counter)
-        iv = stats.bootstrap_ratio_ci(test, base, seed=seed, paired=False)
-        p = stats.bootstrap_ratio_p(test, base, seed=seed, paired=False)
+        iv, p = stats.bootstrap_ratio(test, base, seed=seed, paired=False)
     return iv, mb / ma, p
 
 

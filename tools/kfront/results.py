@@ -235,8 +235,7 @@ def _ratio_entry(e: dict[str, Any], ref: dict[str, Any], name: str,
         base = stats.per_op(rc["samples"], 1 if per_region else ref["iters"])
         seed = stats.seed_for(e["bench"], e["group"], e["variant"], name,
                               "ratio")
-        iv = stats.bootstrap_ratio_ci(test, base, seed=seed)
-        p = stats.bootstrap_ratio_p(test, base, seed=seed)
+        iv, p = stats.bootstrap_ratio(test, base, seed=seed)
         same = stats.every_run_same(test, base)
         if iv is None and min(len(test), len(base)) >= stats.MIN_RUNS_FOR_CI:
             why = ("no interval (the baseline's median was 0 under a 0 "

@@ -175,6 +175,41 @@ def bootstrap_median_ci(xs: Sequence[float], seed: int = DEFAULT_SEED,
                     "percentile bootstrap of the median over runs")
 
 
+def bootstrap_ratio(test: Sequence[float], base: Sequence[float],
+                    seed: int = DEFAULT_SEED,
+                    resamples: int = DEFAULT_RESAMPLES,
+                    confidence: float = DEFAULT_CONFIDENCE,
+                    paired: bool | None = None
+                    ) -> tuple[Interval | None, float | None]:
+    """The interval of median(test) / median(base) and the p-value of "it
+    is 1" (bootstrap_ratio_ci, bootstrap_ratio_p), from one set of
+    resamples: the two draw the same ones for the same seed, so a caller
+    that wants both pays for them once."""
+    if len(test) < MIN_RUNS_FOR_CI or len(base) < MIN_RUNS_FOR_CI:
+        return None, None
+    base_med = median(base)
+    if base_med == 0:
+        return None, None
+    if paired is None:
+        paired = len(test) == len(base)
+    if paired and len(test) != len(base):
+        raise ValueError("a paired bootstrap needs equal run counts")
+    ratios = sorted(_ratio_resamples(test, base, random.Random(seed),
+                                     resamples, paired))
+    if not ratios:
+        return None, None
+    below = _percentile_rank(ratios, 1.0)
+    p = min(1.0, 2.0 * min(below, 1.0 - below))
+    alpha = (1.0 - confidence) / 2.0
+    if resamples - len(ratios) > alpha * resamples:
+        return None, p
+    how = "paired" if paired else "independent"
+    return Interval(median(test) / base_med, _percentile(ratios, alpha),
+                    _percentile(ratios, 1.0 - alpha), confidence, resamples,
+                    f"{how} percentile bootstrap over runs of the ratio "
+                    "of medians", len(ratios)), p
+
+
 def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
                        seed: int = DEFAULT_SEED,
                        resamples: int = DEFAULT_RESAMPLES,
@@ -194,26 +229,7 @@ def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
     interval can be given. Returns None with too few runs, a zero base
     median, or too many undefined resamples.
     """
-    if len(test) < MIN_RUNS_FOR_CI or len(base) < MIN_RUNS_FOR_CI:
-        return None
-    base_med = median(base)
-    if base_med == 0:
-        return None
-    if paired is None:
-        paired = len(test) == len(base)
-    if paired and len(test) != len(base):
-        raise ValueError("a paired bootstrap needs equal run counts")
-    ratios = _ratio_resamples(test, base, random.Random(seed), resamples,
-                              paired)
-    alpha = (1.0 - confidence) / 2.0
-    if not ratios or resamples - len(ratios) > alpha * resamples:
-        return None
-    ratios.sort()
-    how = "paired" if paired else "independent"
-    return Interval(median(test) / base_med, _percentile(ratios, alpha),
-                    _percentile(ratios, 1.0 - alpha), confidence, resamples,
-                    f"{how} percentile bootstrap over runs of the ratio "
-                    "of medians", len(ratios))
+    return bootstrap_ratio(test, base, seed, resamples, confidence, paired)[0]
 
 
 def _ratio_resamples(test: Sequence[float], base: Sequence[float],
@@ -259,17 +275,8 @@ def bootstrap_ratio_p(test: Sequence[float], base: Sequence[float],
     percentile-interval's dual: the 95% interval excludes 1.0 exactly when
     p < 0.05, up to interpolation). Same resamples as bootstrap_ratio_ci
     for the same seed. None where that gives no interval."""
-    if len(test) < MIN_RUNS_FOR_CI or len(base) < MIN_RUNS_FOR_CI or \
-            median(base) == 0:
-        return None
-    if paired is None:
-        paired = len(test) == len(base)
-    ratios = sorted(_ratio_resamples(test, base, random.Random(seed),
-                                     resamples, paired))
-    if not ratios:
-        return None
-    below = _percentile_rank(ratios, 1.0)
-    return min(1.0, 2.0 * min(below, 1.0 - below))
+    return bootstrap_ratio(test, base, seed, resamples, DEFAULT_CONFIDENCE,
+                           paired)[1]
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
