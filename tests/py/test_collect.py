@@ -5,6 +5,7 @@ live serial reader (through a pseudo-terminal)."""
 
 import json
 import os
+import random
 import threading
 import time
 import tty
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from tests.py import FIXTURES
 from kfront import collect, results
-from kfront.records import make_line
+from kfront.records import BadLine, make_line
 
 
 def manifest() -> dict:
@@ -106,12 +107,17 @@ class TestInputLayer(unittest.TestCase):
 
     def test_long_line_is_linear(self) -> None:
         # 32 MiB without a line end in 64 KiB chunks: rescanning the whole
-        # buffer per chunk (the old split) took minutes.
+        # buffer per chunk (the old split) took minutes. Such a line is
+        # counted, not held: one BadLine stands for it.
         chunk = b"x" * collect.READ_CHUNK
         start = time.monotonic()
         lines = list(collect.split_lines(chunk for _ in range(512)))
         self.assertLess(time.monotonic() - start, 5.0)
-        self.assertEqual([len(x) for x in lines], [512 * len(chunk)])
+        self.assertEqual(lines, [collect.overlong_line(512 * len(chunk),
+                                                       collect.LINE_LIMIT)])
+        self.assertIn("33554432 bytes without a line end", lines[0].message)
+
+
 
     def test_collect_lines_accepts_str(self) -> None:
         text = (FIXTURES / "clean.log").read_bytes().decode("utf-8",
@@ -200,6 +206,80 @@ class TestSerialDevice(unittest.TestCase):
             collect.baud_constant(123)
         with self.assertRaises(collect.CollectError):
             collect.collect_device("/nonexistent/tty", 115200, timeout=0.1)
+
+
+def reference_lines(data: bytes, limit: int) -> list[bytes | BadLine]:
+    """The splitter's rule written plainly, holding everything: each \n
+    line split at lone \r (split_at_cr); the first part longer than the
+    limit, or whose text is followed by more than the limit of padding
+    (\r, NUL), and all after it in that \n line are one BadLine of their
+    size."""
+    out: list[bytes | BadLine] = []
+    lines = data.split(b"\n")
+    if not lines[-1]:
+        lines.pop()         # the stream ends with a line end
+    for line in lines:
+        parts = collect.split_at_cr(line)
+        start = 0
+        for part in parts:
+            text = part.rstrip(b"\r\x00")
+            end = start + len(text)
+            run = len(line[end:]) - len(line[end:].lstrip(b"\r\x00"))
+            if len(part) > limit or (text and run > limit):
+                out.append(collect.overlong_line(len(line) - start, limit))
+                break
+            out.append(part)
+            start += len(part) + 1
+    return out
+
+
+class TestLineLimit(unittest.TestCase):
+    """A console line longer than the limit is dropped and counted, so a
+    noisy link without line ends costs bounded memory; every other line
+    comes out as before, for any chunking."""
+
+    ALPHABET = b"ab\r\n\x00"
+    TRIALS = 400
+
+    def split(self, data: bytes, limit: int, cuts: list[int]) -> list[bytes | BadLine]:
+        splitter = collect.LineSplitter(limit)
+        out: list[bytes | BadLine] = []
+        held = 0
+        spans = list(zip([0] + cuts, cuts + [len(data)]))
+        for a, b in spans:
+            out += splitter.feed(data[a:b])
+            held = max(held, sum(len(p) for p in splitter._rest))
+        # a line's text and padding up to the limit each, the limit again
+        # before it looks, and a chunk: never the whole line
+        self.assertLessEqual(held, 3 * limit + max(b - a for a, b in spans))
+        return out + splitter.finish()
+
+    def test_random_streams_any_chunking(self) -> None:
+        rng = random.Random(18)
+        for trial in range(self.TRIALS):
+            n = rng.randrange(0, 120)
+            weights = [rng.random() for _ in self.ALPHABET]
+            data = bytes(rng.choices(self.ALPHABET, weights, k=n))
+            limit = rng.choice([1, 3, 8, 40, 1000])
+            cuts = sorted(rng.sample(range(1, n), min(n - 1, rng.randrange(0, 12)))) if n > 1 else []
+            with self.subTest(trial=trial, data=data, limit=limit, cuts=cuts):
+                self.assertEqual(self.split(data, limit, cuts),
+                                 reference_lines(data, limit))
+                # within the limit the lines are the old splitter's
+                if all(not isinstance(x, BadLine) for x in reference_lines(data, limit)):
+                    self.assertEqual(self.split(data, limit, cuts),
+                                     list(collect.split_lines([data])))
+
+    def test_records_around_a_long_line_are_kept(self) -> None:
+        data = (FIXTURES / "clean.log").read_bytes()
+        lines = data.split(b"\n")
+        noisy = b"\n".join(lines[:5] + [b"\x55" * (2 * collect.LINE_LIMIT)] + lines[5:])
+        got = collect.collect_lines(collect.split_lines([noisy]), "noisy")
+        plain = collect.collect_lines(collect.split_lines([data]), "plain")
+        self.assertEqual([(r.seq, r.raw) for r in got.runs[0].records],
+                         [(r.seq, r.raw) for r in plain.runs[0].records])
+        long = [p for p in got.problems if "without a line end" in p.message]
+        self.assertEqual([(p.kind, p.line) for p in long], [("garbage", 6)])
 
 
 if __name__ == "__main__":

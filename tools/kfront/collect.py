@@ -13,6 +13,7 @@ more entry without touching the parser.
 from __future__ import annotations
 
 import os
+import re
 import select
 import termios
 import time
@@ -68,6 +69,7 @@ class LineSource(Protocol):
 # Padding a serial link or terminal puts around a line end: a carriage
 # return and NUL bytes next to a \n belong to that line end.
 _EDGE = b"\r\x00"
+_PADDING_RUN = re.compile(rb"[\r\x00]+")
 
 
 def split_at_cr(line: bytes) -> list[bytes]:
@@ -86,37 +88,132 @@ def split_at_cr(line: bytes) -> list[bytes]:
     return parts
 
 
+# The longest console line the splitter gives out. A line is at most a
+# record (records.MAX_LINE) or a printk line (512 bytes); a longer one is
+# noise on the link (a wrong baud rate for hours), and holding it whole
+# cost three times its size in memory (a 200 MB line, 600 MB).
+LINE_LIMIT = 1 << 20
+
+
+def overlong_line(size: int, limit: int) -> BadLine:
+    """What stands in a log for a console line longer than `limit`."""
+    return BadLine("garbage", f"{size} bytes without a line end, more than "
+                   f"the {limit} a console line can be: not read", None)
+
+
 class LineSplitter:
     """Incremental splitter of a byte stream into console lines.
 
     A line ends at \n (with the \r and NUL padding next to it) or at a
     lone \r between text. Each byte is searched once: a long line without
-    a line end costs time in proportion to its length, not its square."""
+    a line end costs time in proportion to its length, not its square.
 
-    def __init__(self) -> None:
+    Memory stays within a few times `limit`. When an unfinished line grows
+    past it, the lines a lone \r has ended are given out at once (an old
+    terminal capture ends every line with \r only, so its whole log is one
+    \n line). A line longer than `limit`, or followed by more than `limit`
+    bytes of padding, is counted instead of held: it and the rest of its
+    \n line become one BadLine at the \n. Which lines those are depends
+    on the bytes only, never on how they were cut into chunks."""
+
+    def __init__(self, limit: int = LINE_LIMIT) -> None:
+        self.limit = limit
         self._rest: list[bytes] = []    # pieces of the unfinished line
+        self._size = 0                  # their length
+        self._run = 0                   # padding bytes at their end
+        self._spill_at = limit          # size at which to look again
+        self._dropped = -1              # bytes of a line too long, or -1
 
-    def feed(self, chunk: bytes) -> list[bytes]:
+    def feed(self, chunk: bytes) -> list[bytes | BadLine]:
         """The lines completed by this chunk."""
-        out: list[bytes] = []
+        out: list[bytes | BadLine] = []
         start = 0
         while (end := chunk.find(b"\n", start)) >= 0:
-            self._rest.append(chunk[start:end])
-            out.extend(split_at_cr(b"".join(self._rest)))
-            self._rest = []
+            self._add(chunk[start:end], out)
+            out.extend(self._line_end())
             start = end + 1
         if start < len(chunk):
-            self._rest.append(chunk[start:])
+            self._add(chunk[start:], out)
         return out
 
-    def finish(self) -> list[bytes]:
+    def finish(self) -> list[bytes | BadLine]:
         """The last line, when the stream does not end with a line end."""
-        last = b"".join(self._rest)
-        self._rest = []
-        return split_at_cr(last) if last else []
+        return self._line_end() if self._size or self._dropped >= 0 else []
+
+    def _add(self, piece: bytes, out: list[bytes | BadLine]) -> None:
+        if self._dropped >= 0:
+            self._dropped += len(piece)
+            return
+        over = self._padding_over(piece)
+        if over >= 0:
+            # as if fed byte by byte: the byte that makes the padding too
+            # long drops the line it follows, and the rest is counted
+            self._append(piece[:over + 1])
+            self._spill(out, drop_last=True)
+            self._dropped += len(piece) - over - 1
+            return
+        self._append(piece)
+        if self._size > self._spill_at:
+            self._spill(out)
+
+    def _padding_over(self, piece: bytes) -> int:
+        """The index in `piece` of the byte at which the padding after the
+        held text first exceeds the limit, or -1."""
+        lead = len(piece) - len(piece.lstrip(_EDGE))
+        if self._run + lead > self.limit:
+            return self.limit - self._run
+        if len(piece) - lead <= self.limit:
+            return -1       # no room for a run that long after the text
+        for m in _PADDING_RUN.finditer(piece, lead):
+            if m.end() - m.start() > self.limit:
+                return m.start() + self.limit
+        return -1
+
+    def _append(self, piece: bytes) -> None:
+        self._rest.append(piece)
+        self._size += len(piece)
+        text = piece.rstrip(_EDGE)
+        self._run = len(piece) - len(text) if text else self._run + len(piece)
+
+    def _spill(self, out: list[bytes | BadLine], drop_last: bool = False) -> None:
+        """Give out the lines a lone \r has ended; drop a line too long.
+        The parts split_at_cr() returns, joined with \r, are the bytes it
+        was given, so what is kept or counted is exactly the rest."""
+        parts = split_at_cr(b"".join(self._rest))
+        for k, part in enumerate(parts[:-1]):
+            if len(part) > self.limit:
+                self._drop(parts[k:])
+                return
+            out.append(part)
+        last = parts[-1]
+        if drop_last or len(last.rstrip(_EDGE)) > self.limit:
+            self._drop([last])
+            return
+        self._rest, self._size = [last], len(last)
+        self._spill_at = self._size + self.limit
+
+    def _drop(self, parts: list[bytes]) -> None:
+        self._dropped = sum(len(p) for p in parts) + len(parts) - 1
+        self._rest, self._size, self._run = [], 0, 0
+
+    def _line_end(self) -> list[bytes | BadLine]:
+        """The lines of the \n line that ends here."""
+        lines: list[bytes | BadLine] = []
+        if self._dropped < 0:
+            parts = split_at_cr(b"".join(self._rest))
+            for k, part in enumerate(parts):
+                if len(part) > self.limit:
+                    self._drop(parts[k:])
+                    break
+                lines.append(part)
+        if self._dropped >= 0:
+            lines.append(overlong_line(self._dropped, self.limit))
+        self._rest, self._size, self._run = [], 0, 0
+        self._spill_at, self._dropped = self.limit, -1
+        return lines
 
 
-def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes | BadLine]:
     """Split a byte stream into lines (see LineSplitter); any line length
     and any chunking give the same lines."""
     splitter = LineSplitter()
@@ -144,7 +241,7 @@ class FileSource:
         if not self.name:
             self.name = str(self.path)
 
-    def lines(self) -> Iterator[bytes]:
+    def lines(self) -> Iterator[bytes | BadLine]:
         try:
             with open(self.path, "rb") as fh:
                 yield from split_lines(_read_chunks(fh))
@@ -245,7 +342,7 @@ class SerialSource:
         if not self.name:
             self.name = self.device
 
-    def lines(self) -> Iterator[bytes]:
+    def lines(self) -> Iterator[bytes | BadLine]:
         speed = baud_constant(self.baud)
         try:
             fd = os.open(self.device, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
@@ -270,7 +367,7 @@ class SerialSource:
                     pass
             os.close(fd)
 
-    def _read(self, fd: int) -> Iterator[bytes]:
+    def _read(self, fd: int) -> Iterator[bytes | BadLine]:
         deadline = time.monotonic() + self.timeout
         splitter = LineSplitter()
         while True:

@@ -197,11 +197,12 @@ def console_line(raw: bytes) -> bytes | BadLine:
     return console_text(str(entry['msg'])).encode('utf-8', errors='replace')
 
 
-def console_lines(lines: Iterable[bytes]) -> Iterator[bytes | BadLine]:
+def console_lines(lines: Iterable[bytes | BadLine]) -> Iterator[bytes | BadLine]:
     """The console lines of a LAVA log given as its lines, one out per
-    line in, so line numbers stay those of the YAML file."""
+    line in, so line numbers stay those of the YAML file (a line too long
+    to read stays the splitter's BadLine)."""
     for raw in lines:
-        yield console_line(raw)
+        yield raw if isinstance(raw, BadLine) else console_line(raw)
 
 
 @dataclass
