@@ -24,12 +24,19 @@ static struct pmu pmu;
 static struct rec_msr rec;
 static struct msr_ops ops;
 
-/* Detect the fake CPU and run pmu_init against a fresh recorder. */
-static int setup(const struct fake_cpu *c)
+/* A fresh MSR recorder and CPU @c detected; a test may then arm a fault
+ * in rec before pmu_init() (ops reads rec through its pointer). */
+static void detect(const struct fake_cpu *c)
 {
 	memset(&rec, 0, sizeof(rec));
 	ops = rec_ops(&rec);
 	cpu_detect(&ci, fake_cpuid, (void *)c);
+}
+
+/* Detect the fake CPU and run pmu_init against a fresh recorder. */
+static int setup(const struct fake_cpu *c)
+{
+	detect(c);
 	return pmu_init(&pmu, &ci, &ops);
 }
 
@@ -327,10 +334,8 @@ static void test_qemu_tcg_amd(void)
 		W(MSR_K7_EVNTSEL0 + 2, 0), W(MSR_K7_EVNTSEL0 + 3, 0),
 	};
 
-	memset(&rec, 0, sizeof(rec));
+	detect(&cpu_qemu64_tcg);
 	rec.rdpmc_vector = X86_VEC_UD;
-	ops = rec_ops(&rec);
-	cpu_detect(&ci, fake_cpuid, (void *)&cpu_qemu64_tcg);
 	CHECK_EQ_U64(pmu_init(&pmu, &ci, &ops), -ENODEV);
 	CHECK_STR(ci.hypervisor, "TCGTCGTCGTCG");
 	CHECK_STR(ci.uarch_name, "unknown");
@@ -360,18 +365,15 @@ static void test_kvm_hidden_amd(void)
 
 static void test_rdpmc_faults(void)
 {
-	memset(&rec, 0, sizeof(rec));
+	detect(&cpu_skylake);
 	rec.rdpmc_vector = X86_VEC_GP;
-	ops = rec_ops(&rec);
-	cpu_detect(&ci, fake_cpuid, (void *)&cpu_skylake);
 	CHECK_EQ_U64(pmu_init(&pmu, &ci, &ops), -ENODEV);
 	CHECK(strstr(pmu.reason, "rdpmc raised #GP on counter 0x40000001"));
 	check_dead_pmu();
 
 	/* A backend without fault_vector still gives a reason. */
-	memset(&rec, 0, sizeof(rec));
+	detect(&cpu_skylake);
 	rec.rdpmc_vector = X86_VEC_UD;
-	ops = rec_ops(&rec);
 	ops.fault_vector = NULL;
 	CHECK_EQ_U64(pmu_init(&pmu, &ci, &ops), -ENODEV);
 	CHECK(strstr(pmu.reason, "rdpmc raised a fault") != NULL);
@@ -380,10 +382,8 @@ static void test_rdpmc_faults(void)
 
 static void test_wrmsr_faults(void)
 {
-	memset(&rec, 0, sizeof(rec));
+	detect(&cpu_skylake);
 	rec.gp_on_write = MSR_IA32_PERFEVTSEL0;
-	ops = rec_ops(&rec);
-	cpu_detect(&ci, fake_cpuid, (void *)&cpu_skylake);
 	CHECK_EQ_U64(pmu_init(&pmu, &ci, &ops), -ENODEV);
 	CHECK_STR(pmu.reason,
 		  "wrmsr to IA32_PERFEVTSEL0 (0x186) raised #GP");
@@ -391,10 +391,7 @@ static void test_wrmsr_faults(void)
 
 	/* A fault while starting a group: error named, group torn down,
 	 * the PMU stays usable for the other groups. */
-	memset(&rec, 0, sizeof(rec));
-	ops = rec_ops(&rec);
-	cpu_detect(&ci, fake_cpuid, (void *)&cpu_sapphirerapids);
-	CHECK_EQ_U64(pmu_init(&pmu, &ci, &ops), 0);
+	CHECK_EQ_U64(setup(&cpu_sapphirerapids), 0);
 	rec.gp_on_write = MSR_PEBS_FRONTEND;
 	CHECK_EQ_U64(pmu_start_group(&pmu, 0), -EFAULT);
 	CHECK_STR(pmu.error,
