@@ -16,7 +16,6 @@ them (the machine and config as their record is, records.check_value).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -54,9 +53,7 @@ _MISSING = object()
 def _finite(value: int | float) -> bool:
     """Neither NaN nor infinite, nor an integer beyond 64 bits (whose float
     overflows): what every figure of results.json is."""
-    if isinstance(value, int):
-        return -records.U64_LIMIT < value < records.U64_LIMIT
-    return math.isfinite(value)
+    return records.fits(value, "num")
 
 
 def _checked(obj: dict[str, Any], at: _At, name: str, spec: Any
@@ -271,8 +268,7 @@ class Counter:
         d = _object(d, at)
         samples = _list_field(d, at, "samples")
         for i, s in enumerate(samples):
-            if isinstance(s, bool) or not isinstance(s, int) or \
-                    not 0 <= s < records.U64_LIMIT:
+            if not records.fits(s, "u64"):
                 at.key("samples").index(i).fail("a count from 0 to 2^64-1", s)
         ratio = d.get("ratio")
         return cls(Summary.from_dict(_get(d, at, "per_run", False), at.key("per_run")),

@@ -251,6 +251,8 @@ def _finite(text: str) -> float:
 # dict {field: spec} for an object whose listed fields are checked when
 # present (absent or null is always allowed; other fields are free).
 
+# Payload integers are unsigned and fit in 64 bits (docs/record-format.md);
+# a larger one would overflow the float statistics.
 U64_LIMIT = 1 << 64
 
 
@@ -274,6 +276,11 @@ _SIMPLE: dict[str, tuple[str, Any]] = {
     "obj": ("an object", lambda v: isinstance(v, dict)),
     "list": ("a list", lambda v: isinstance(v, list)),
 }
+
+
+def fits(value: Any, spec: str) -> bool:
+    """Whether `value` is of the simple type `spec` ("u64", "num", ...)."""
+    return _SIMPLE[spec][1](value)
 
 
 def _shown(value: Any) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import stats
-from .records import Problem, Record, Run, check_fields
+from .records import U64_LIMIT, Problem, Record, Run, check_fields, fits
 
 SCHEMA_VERSION = 1
 BASELINE = "O2"
@@ -46,21 +46,11 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-# Payload integers are unsigned and fit in 64 bits (docs/record-format.md);
-# a larger one would overflow the float statistics.
-U64_LIMIT = 1 << 64
-
-
-def _is_u64(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)
-            and 0 <= value < U64_LIMIT)
-
-
 def _int_list(values: Any) -> list[int] | None:
     """values if it is a list of unsigned 64-bit integers, else None."""
     if not isinstance(values, list):
         return None
-    if not all(_is_u64(v) for v in values):
+    if not all(fits(v, "u64") for v in values):
         return None
     return values
 
@@ -140,7 +130,7 @@ def _result_entry(b: _Builder, rec: Record) -> dict[str, Any] | None:
     bench, variant = p.get("bench"), p.get("variant")
     iters = p.get("iters")
     if not isinstance(bench, str) or not isinstance(variant, str) or \
-            not _is_u64(iters) or iters == 0:
+            not fits(iters, "u64") or iters == 0:
         b.problem("malformed", rec.line, "result record without bench, "
                   "variant or an iters from 1 to 2^64-1")
         return None
