@@ -146,6 +146,8 @@ def _csv_problem(csv_path: Path | None, outdir: Path) -> str | None:
 def _repeated_log(logs: list[Path]) -> str | None:
     """Two LOG arguments that hold the same capture (one file named twice,
     or a copy of it): its runs would be counted twice, as independent."""
+    if len(logs) < 2:
+        return None     # nothing to compare: do not read a log twice
     seen: dict[str, Path] = {}
     for log in logs:
         try:
