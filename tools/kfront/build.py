@@ -49,10 +49,8 @@ def _restore_options(build: Path, before: dict[str, object], opts: list[str]) ->
 def _options_in_effect(build: Path, opts: list[str]) -> bool:
     """True when every -Dname=value in opts is already the configured value
     (so `meson configure`, which rewrites the build files, can be skipped)."""
-    try:
-        current = {o['name']: o['value'] for o in json.loads(
-            (build / 'meson-info' / 'intro-buildoptions.json').read_text())}
-    except (OSError, ValueError, KeyError, TypeError):
+    current = _configured(build)
+    if not current:
         return False
     for opt in opts:
         name, eq, value = opt.removeprefix('-D').partition('=')
