@@ -120,7 +120,7 @@ def check_args(args: argparse.Namespace) -> str | None:
     problem = _text_problem(args) or _out_problem(args)
     if problem:
         return problem
-    wire = any(a.startswith('peer=') for a in args.extra)
+    wire = names.has_peer(list(args.extra))
     problem = (kargs.check_lists(args.variants, args.bench)
                or names.selection_problem(args.variants, args.bench, wire=wire,
                                           wire_hint='peer= among the kernel arguments')

@@ -215,15 +215,24 @@ def footprint_problem(points: str) -> str | None:
     return None
 
 
+def kernel_words(kernel_args: list[str]) -> list[str]:
+    """The kernel arguments as the kernel reads them: it splits its line at
+    blanks, whatever the shell made one argument."""
+    return [w for a in kernel_args for w in a.split()]
+
+
+def has_peer(kernel_args: list[str]) -> bool:
+    """Whether the arguments give the wire benchmarks a peer (peer=)."""
+    return any(w.startswith('peer=') for w in kernel_words(kernel_args))
+
+
 def kernel_args_problem(kernel_args: list[str], variants_file: Path | None = None
                         ) -> str | None:
     """The same check for `bench=` and `variant=` given as kernel arguments
     (`kfront boot -- bench=...`); wire benchmarks count as reachable when
     the arguments carry peer=."""
-    # the kernel splits its line at blanks: so does this check, whatever
-    # the shell made one argument
-    words = [w for a in kernel_args for w in a.split()]
-    wire = any(w.startswith('peer=') for w in words)
+    words = kernel_words(kernel_args)
+    wire = has_peer(kernel_args)
     for arg in words:
         key, eq, value = arg.partition('=')
         if not eq or not value:
