@@ -82,18 +82,19 @@ def _entry(data: dict[str, Any], bench: str, variant: str,
            footprint: int | None = None) -> dict[str, Any]:
     """The result of bench and variant: at `footprint` when given, else the
     one without a footprint or the first."""
-    found = [e for e in (data.get('results') or [])
+    results = data.get('results') or []
+    found = [e for e in results
              if e.get('bench') == bench and e.get('variant') == variant
              and e.get('footprint') == footprint]
     if not found and footprint is not None:
         raise ExplainError(f'no result for bench {bench!r} variant {variant!r} '
                            f'at footprint {footprint}')
     if not found:
-        found = [e for e in (data.get('results') or [])
+        found = [e for e in results
                  if e.get('bench') == bench and e.get('variant') == variant]
     if not found:
-        benches = sorted({e.get('bench') for e in (data.get('results') or [])})
-        variants = sorted({e.get('variant') for e in (data.get('results') or [])})
+        benches = sorted({e.get('bench') for e in results})
+        variants = sorted({e.get('variant') for e in results})
         raise ExplainError(f'no result for bench {bench!r} variant {variant!r}; '
                            f'benches: {", ".join(benches)}; variants: {", ".join(variants)}')
     return found[0]
