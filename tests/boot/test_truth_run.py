@@ -3,6 +3,8 @@
 short run with the defaults it would use for a new user (simulator on, host
 harness on, the quick footprint sweep), and every assertion on that run."""
 
+import contextlib
+import io
 import json
 import tempfile
 import unittest
@@ -66,3 +68,19 @@ class TruthRun(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RefusedCommandLine(unittest.TestCase):
+    def test_exits_2_without_a_salvage_hint(self) -> None:
+        # runs=0 passes the host's checks (only the kernel knows each key's
+        # range); the kernel refuses it with status 2. Over two boots, as
+        # by default, it used to end "sent no records" with collect
+        # commands for logs that hold nothing, and exit 1.
+        with tempfile.TemporaryDirectory(prefix='kfront-refused-') as tmp:
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                rc = cli.main(['run', '--quick', '--no-host', '--out', f'{tmp}/run',
+                               '--bench', 'calib.empty,calib.calls', '--', 'runs=0'])
+        self.assertEqual(rc, 2)
+        self.assertIn('the kernel refused its command line', err.getvalue())
+        self.assertNotIn('./kfront collect', err.getvalue())

@@ -19,6 +19,10 @@ from kfront.progress import Progress
 from kfront.wirepeer import WirePeer
 from kfront.cmd_boot import add_boot_options, machine_config, machine_problem
 
+# The kernel's status for a command line it refuses (README.md, "Exit
+# status"); kfront run then exits 2, as for its own bad options.
+KERNEL_BAD_CMDLINE = 2
+
 FOOTPRINT_RE = re.compile(r'^\d+(,\d+)*$')
 
 
@@ -265,6 +269,11 @@ def run(args: argparse.Namespace) -> int:
     print(f'kfront run: QEMU ran {res.elapsed_s:.1f} s'
           f'{f" ({len(boots)} boots at once)" if len(boots) > 1 else ""}'
           f'{f", {res.cpu_s:.1f} s of CPU" if res.cpu_s is not None else ""}', flush=True)
+    if any(b.status == KERNEL_BAD_CMDLINE and not b.timed_out for b in boots):
+        # the kernel said why above and ran nothing: no log to collect
+        print('kfront run: the kernel refused its command line (its message is '
+              'above); nothing ran', file=sys.stderr)
+        return 2
     merged_run = None
     if len(benches) > 1 and sim_out is not None:
         # a boot that failed fails the run: its status, else the first's
