@@ -36,11 +36,16 @@ def region(seq: int, rows: list[list[int]], footprint: int) -> dict:
             'closed': True, 'funcs': rows, 'classes': classes,
             'insns': insns, 'bytes': 4 * insns, 'taken_branches': 0,
             'footprint_lines': footprint // 64, 'footprint_bytes': footprint,
-            'models': {'skylake': {'l1i_misses': 0, 'uop_misses': 0,
-                                   'itlb_misses': 0}}}
+            'models': {'skylake': {
+                name: sum(r[COLUMNS.index(f'skylake.{name}')] for r in rows)
+                for name in ('l1i_misses', 'uop_misses', 'itlb_misses')}}}
 
 
-def write_output(path: Path) -> None:
+def write_output(path: Path, stub_l1i: int = 0, div_l1i: int = 7) -> None:
+    """The plugin's output for two calibration regions and three counted
+    runs; stub_l1i: L1i misses of the harness stub in each counted run
+    (none in the calibration regions, as when a run's code evicts it);
+    div_l1i: those of the measured code's slow_div."""
     lines = [{'type': 'fesim', 'format': 1, 'models': ['skylake'],
               'func_columns': COLUMNS}]
     names = {STUB: 'region_stub', HOT: 'hot_loop', DIV: 'slow_div'}
@@ -51,26 +56,36 @@ def write_output(path: Path) -> None:
     lines += [region(s, [row(STUB, 10)], 128) for s in (0, 1)]
     # three counted runs: stub + hot + one div per run + small ones
     for s in (2, 3, 4):
-        rows = [row(STUB, 10), row(HOT, 1000), row(DIV, 5, div=1, l1i=7)]
+        rows = [row(STUB, 10, l1i=stub_l1i), row(HOT, 1000),
+                row(DIV, 5, div=1, l1i=div_l1i)]
         rows += [row(f, 20 + f) for f in SMALL]
         lines.append(region(s, rows, 4096 + 128))
     path.write_text(''.join(json.dumps(x) + '\n' for x in lines))
 
 
+def merged_run(stub_l1i: int = 0, div_l1i: int = 7, keep_rows: bool = True
+               ) -> tuple[int, int, dict, sim.SimOutput]:
+    """(records merged, records, results document, plugin output) for the
+    clean fixture's records merged with write_output()'s regions."""
+    run = collect.collect_file(FIXTURES / 'clean.log').runs[0]
+    for rec in run.of_type('result'):
+        rec.payload.pop('samples', None)
+        rec.payload.update(regions=[2, 3, 4], calib_region=0,
+                           calib_regions=2, method='overhead')
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / 'fesim.jsonl'
+        write_output(out, stub_l1i, div_l1i)
+        data = sim.load(out)
+    if not keep_rows:
+        data.funcs = {}
+    merged = sim.merge_into_run(run, data)
+    return merged, len(run.of_type('result')), results.build_results(run), data
+
+
 class SimMerge(unittest.TestCase):
     @classmethod
     def setUpClass(cls) -> None:
-        run = collect.collect_file(FIXTURES / 'clean.log').runs[0]
-        for rec in run.of_type('result'):
-            rec.payload.pop('samples', None)
-            rec.payload.update(regions=[2, 3, 4], calib_region=0,
-                               calib_regions=2, method='overhead')
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp) / 'fesim.jsonl'
-            write_output(out)
-            cls.merged = sim.merge_into_run(run, sim.load(out))
-        cls.n_records = len(run.of_type('result'))
-        cls.data = results.build_results(run)
+        cls.merged, cls.n_records, cls.data, _ = merged_run()
         cls.entry = cls.data['results'][0]
 
     def test_every_record_merged(self) -> None:
@@ -120,6 +135,47 @@ class SimMerge(unittest.TestCase):
 
     def test_no_symbols_no_table(self) -> None:
         self.assertIsNone(sim.function_table(sim.SimOutput(models=[]), {}))
+
+
+class MissesOfMeasuredCode(unittest.TestCase):
+    """A model's misses count the measured code alone: the harness's
+    bracketing functions (those of every calibration region) are left out.
+    At footprint 0 a counted run's only L1i miss was the harness's counter
+    read, evicted between runs, and the verdict ranked variants by it."""
+
+    def test_bracket_is_what_every_calibration_region_ran(self) -> None:
+        _, _, _, data = merged_run()
+        payload = {'calib_region': 0, 'calib_regions': 2}
+        self.assertEqual(sim.bracket_functions(data, payload), {STUB})
+        self.assertIsNone(sim.bracket_functions(data, {}))
+        self.assertIsNone(sim.bracket_functions(sim.SimOutput(models=[]), payload))
+
+    def test_harness_misses_left_out(self) -> None:
+        _, _, doc, data = merged_run(stub_l1i=1)
+        entry = doc['results'][0]
+        # the region counted 8 misses a run, 1 of them the stub's
+        self.assertEqual([data.regions[s]['models']['skylake']['l1i_misses']
+                          for s in (2, 3, 4)], [8, 8, 8])
+        self.assertEqual(entry['counters']['sim.skylake.l1i_misses']['samples'],
+                         [7, 7, 7])
+        # the miss is not lost: the stub's row shows it
+        stub = next(r for r in entry['sim_functions']['top']
+                    if r['function'] == 'region_stub')
+        self.assertEqual(stub['skylake.l1i_misses'], 1)
+        self.assertEqual(sim.describe(data)['misses_of'], sim.MISSES_MEASURED)
+
+    def test_only_harness_misses_gives_zero(self) -> None:
+        # the footprint-0 case: nothing but the stub missed
+        _, _, doc, _ = merged_run(stub_l1i=1, div_l1i=0)
+        c = doc['results'][0]['counters']['sim.skylake.l1i_misses']
+        self.assertEqual(c['samples'], [0, 0, 0])
+
+    def test_without_rows_whole_region(self) -> None:
+        # no per-function rows (no syms=): the region's figure, as before
+        _, _, doc, data = merged_run(stub_l1i=1, keep_rows=False)
+        c = doc['results'][0]['counters']['sim.skylake.l1i_misses']
+        self.assertEqual(c['samples'], [8, 8, 8])
+        self.assertEqual(sim.describe(data)['misses_of'], sim.MISSES_WHOLE_REGION)
 
 
 class ParallelBoots(unittest.TestCase):

@@ -96,13 +96,20 @@ def split_setting(setting: str) -> tuple[str, str]:
 
 
 # Whole-boot totals (firmware, boot path, idle) are NOT repeatable: their
-# interrupts and timer loops follow the host clock. `-icount` with a fixed
-# shift would make them follow the instruction count, but it stalls the
-# ISO boot (GRUB's disk reads time out in virtual time before QEMU completes
-# them in host time: no kernel output in 180 s with shift=0 or 4), and
+# interrupts and timer loops follow the host clock. Under `-icount` with a
+# fixed shift the ISO boot reaches the kernel (since GRUB no longer waits
+# for serial keys), but two identical boots' totals still differ (by about
+# 30,000 of 384 M instructions: the CD's reads complete in host time), and
 # shift=auto follows the host clock again. Region figures are repeatable
 # (interrupts masked). docs/fesim.md, "Whole-boot totals".
 WHOLE_BOOT_REPEATABLE = False
+# What sim.MODEL.{l1i,uop,itlb}_misses count (extra.sim.misses_of): with
+# per-function rows, the measured code's own misses; the harness's
+# bracketing code (counter reads, the markers, the call) is left out: at
+# footprint 0 its one miss a run was all there was to rank. The other
+# per-model counters have no per-function rows and count the whole region.
+MISSES_MEASURED = "measured code (the harness's bracketing functions left out)"
+MISSES_WHOLE_REGION = 'whole region (no per-function rows)'
 WHOLE_BOOT_NOTE = ('whole-boot totals are NOT repeatable (firmware and idle '
                    'code run by the host clock); region figures are')
 
@@ -201,6 +208,43 @@ def _series(sim: SimOutput, p: dict[str, Any], name: str,
     return regions.per_run(p, lambda seq: _value(sim.regions[seq], name, model))
 
 
+def bracket_functions(sim: SimOutput, p: dict[str, Any]) -> set[int] | None:
+    """The harness's bracketing code of result payload p: the functions
+    that ran in every one of its calibration regions (the empty region:
+    the marker, counter reads and the call of an empty run), as plugin
+    function ids; None without per-function rows or calibration regions."""
+    if not sim.funcs:
+        return None
+    try:
+        first, count = int(p['calib_region']), int(p['calib_regions'])
+        sets = [{int(row[0]) for row in sim.regions[s].get('funcs', [])}
+                for s in range(first, first + count)]
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
+    if not sets or not all(sets):
+        return None
+    return set.intersection(*sets)
+
+
+def _measured_misses(sim: SimOutput, p: dict[str, Any], name: str, model: str,
+                     bracket: set[int]) -> list[int] | None:
+    """Per-run samples of a model's misses in the measured code alone: each
+    region's figure minus the rows of the harness's bracketing functions
+    (docs/fesim.md, "Misses of the measured code"). None when the plugin's
+    rows have no column for the counter, or a region is missing."""
+    try:
+        col = sim.func_columns.index(f'{model}.{name}')
+    except ValueError:
+        return None
+
+    def value(seq: int) -> int:
+        region = sim.regions[seq]
+        harness = sum(int(row[col]) for row in region.get('funcs', [])
+                      if int(row[0]) in bracket)
+        return _value(region, name, model) - harness
+    return regions.per_run(p, value)
+
+
 def merge_into_run(run: Run, sim: SimOutput) -> int:
     """Add sim.* samples to every result record of run; returns how many
     records got them (a record whose regions are missing gets none)."""
@@ -224,9 +268,14 @@ def merge_into_run(run: Run, sim: SimOutput) -> int:
         table = function_table(sim, p)
         if table is not None:
             p['sim_functions'] = table
+        bracket = bracket_functions(sim, p)
         for model in sim.models:
             for name in PER_MODEL + PER_MODEL_NEW:
-                vals = _series(sim, p, name, model)
+                vals = None
+                if bracket is not None and name in PER_MODEL:
+                    vals = _measured_misses(sim, p, name, model, bracket)
+                if vals is None:
+                    vals = _series(sim, p, name, model)
                 ok &= vals is not None or name in PER_MODEL_NEW
                 if vals is not None:
                     samples[f'sim.{model}.{name}'] = vals
@@ -263,4 +312,7 @@ def describe(sim: SimOutput) -> dict[str, Any]:
     """What results.json records about the simulation."""
     return {'models': sim.models, 'regions': len(sim.regions),
             'header': sim.header,
-            'whole_boot_repeatable': WHOLE_BOOT_REPEATABLE}
+            'whole_boot_repeatable': WHOLE_BOOT_REPEATABLE,
+            'misses_of': (MISSES_MEASURED if sim.funcs and
+                          any(c.endswith('.l1i_misses') for c in sim.func_columns)
+                          else MISSES_WHOLE_REGION)}
