@@ -8,6 +8,7 @@ the real record format with made-up figures. It tests the path by which
 ring-0 counters reach the verdict, not a measurement."""
 
 import copy
+import dataclasses
 import math
 import unittest
 
@@ -101,6 +102,36 @@ class TestVerdict(unittest.TestCase):
         self.assertIn("no L1 I-cache misses in any variant at footprint 0 (2 workloads)", lines)
         self.assertFalse([ln for ln in lines if ln.startswith("net.tcp_rr @0")])
         self.assertEqual(self.misses.tallies["Os"].left_out, 2)
+
+    def test_next_to_nothing_stays_out_of_the_geometric_mean(self) -> None:
+        # O2 one miss a run at net.tcp_rr @64 (next to nothing per
+        # operation): Os's ratio there would be in the hundreds and outweigh
+        # the other points; the point still counts in the tally
+        res = pmu_results()
+        o2 = next(e for e in res.results if e.variant == "O2"
+                  and (e.bench, e.footprint) == ("net.tcp_rr", 64))
+        c = o2.counters["l1i_misses"]
+        c.samples = [1] * len(c.samples)
+        c.per_op = dataclasses.replace(c.per_op, median=1 / o2.iters)
+        self.assertLess(c.per_op.median, stats.NEXT_TO_NOTHING)
+        v = verdict.verdict(res.results, "l1i_misses", "O2", "x")
+        before, after = self.misses.tallies["Os"], v.tallies["Os"]
+        self.assertEqual((after.points, after.left_out),
+                         (before.points - 1, before.left_out + 1))
+        self.assertEqual(after.wins + after.ties + after.losses,
+                         before.wins + before.ties + before.losses)
+        kept = [(e, next(b for b in res.results if b.variant == "O2" and
+                         (b.bench, b.footprint) == (e.bench, e.footprint)))
+                for e in res.results if e.variant == "Os"]
+        logs = [math.log(e.counters["l1i_misses"].per_op.median /
+                         b.counters["l1i_misses"].per_op.median)
+                for e, b in kept
+                if min(e.counters["l1i_misses"].per_op.median,
+                       b.counters["l1i_misses"].per_op.median) >= stats.NEXT_TO_NOTHING]
+        self.assertEqual(len(logs), after.points)
+        self.assertAlmostEqual(after.geomean, math.exp(sum(logs) / len(logs)), places=9)
+        self.assertIn(f"({after.left_out} with a median under 0.01 per operation "
+                      "left out)", verdict._tally_line("Os", "O2", after))
 
     def test_not_robust(self) -> None:
         v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",

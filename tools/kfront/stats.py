@@ -22,6 +22,11 @@ DEFAULT_CONFIDENCE = 0.95
 DEFAULT_SEED = 0x6B66  # "kf"
 # Fewer runs than this give no interval: a bootstrap of 1-2 values is noise.
 MIN_RUNS_FOR_CI = 3
+# Next to nothing: fewer events than one per 100 operations (a miss or two
+# a run of hundreds of operations). A ratio to such a count says how
+# rounding fell, not how two variants compare: the verdict's geometric mean
+# and the study's crossovers leave such points out.
+NEXT_TO_NOTHING = 0.01
 # Normal-theory factors: SE(median) ~ 1.2533 * sigma / sqrt(n) and
 # sigma ~ 1.4826 * MAD for normally distributed data.
 MAD_TO_SIGMA = 1.4826

@@ -24,7 +24,7 @@ TOP = 5
 # A crossover needs Os below O2 by more than this share of O2's misses
 # (and at least one miss per 100 operations): not a rounding difference.
 CROSS_MARGIN = 0.05
-CROSS_FLOOR = 0.01
+CROSS_FLOOR = stats.NEXT_TO_NOTHING
 FAMILIES = ('net.', 'sched.', 'mix.')
 
 

@@ -12,7 +12,9 @@ correction over all ratios of that counter (results.py, docs/statistics.md);
 anything else is a tie. The geometric mean of the ratios gets a bootstrap
 interval of its own: each resample redraws the runs of every point (paired
 by run, as the ratios are) and takes the geometric mean of the resampled
-ratios of medians.
+ratios of medians. A point enters it only when both medians are at least
+stats.NEXT_TO_NOTHING per operation: one point of a miss a run against
+thousands (a ratio of 14611) would outweigh every other point.
 
 Degenerate cases are said once: points where every variant's median is 0
 collapse into one line per footprint.
@@ -49,7 +51,8 @@ class Tally:
     lo: float | None = None
     hi: float | None = None
     points: int = 0                    # points in the geometric mean
-    left_out: int = 0                  # points with a zero median on either side
+    left_out: int = 0                  # points with a median next to nothing
+                                       # (stats.NEXT_TO_NOTHING) on either side
     every_run_same: bool = False       # every point's runs, both sides
     no_interval: str = ""              # why the geometric mean has none
 
@@ -281,7 +284,10 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
     geometric mean of the ratios. A point whose ranking is not robust
     across simulator policies is neither a win, a loss nor a tie (its line
     calls no winner): it is counted apart; its ratio, this setting's own
-    figure, stays in the geometric mean."""
+    figure, stays in the geometric mean. A point whose median is next to
+    nothing on either side (stats.NEXT_TO_NOTHING per operation: 0 too)
+    counts as a win, tie or loss as any other, but its ratio, which
+    rounding decides, stays out of the geometric mean."""
     not_robust = not_robust or set()
     tallies: dict[str, Tally] = {}
     pairs: dict[str, list[tuple[list[float], list[float]]]] = {}
@@ -304,7 +310,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
                     t.losses += 1
             else:
                 t.ties += 1
-            if c.per_op.median > 0 and bc.per_op.median > 0:
+            if min(c.per_op.median, bc.per_op.median) >= stats.NEXT_TO_NOTHING:
                 pairs.setdefault(v, []).append((_per_op(e, c), _per_op(base, bc)))
             else:
                 t.left_out += 1
@@ -328,7 +334,8 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
     if t.not_robust:
         line += f", {t.not_robust} not robust"
     if t.geomean is None:
-        line += "; no geometric mean (a zero median at every point)"
+        line += (f"; no geometric mean (a median under {stats.NEXT_TO_NOTHING:g} "
+                 "per operation at every point)")
     elif t.lo is None or t.hi is None:
         line += (f"; geometric mean of ratios {t.geomean:.3f} over {t.points} "
                  f"point{'s' if t.points != 1 else ''} (no interval: "
@@ -341,7 +348,8 @@ def _tally_line(variant: str, baseline: str, t: Tally) -> str:
         line += (f"; geometric mean of ratios {gm} over {t.points} "
                  f"point{'s' if t.points != 1 else ''}")
     if t.left_out:
-        line += f" ({t.left_out} with a zero median left out)"
+        line += (f" ({t.left_out} with a median under {stats.NEXT_TO_NOTHING:g} "
+                 "per operation left out)")
     return line
 
 
