@@ -133,6 +133,29 @@ class TestVerdict(unittest.TestCase):
         self.assertIn(f"({after.left_out} with a median under 0.01 per operation "
                       "left out)", verdict._tally_line("Os", "O2", after))
 
+    def test_next_to_nothing_on_both_sides_is_no_win(self) -> None:
+        # a miss a run against none: exact counts pass any bootstrap, but
+        # one miss in hundreds of operations is how rounding fell
+        res = pmu_results()
+        point = ("net.tcp_rr", 64)
+        for e in res.results:
+            if (e.bench, e.footprint) == point:
+                c = e.counters["l1i_misses"]
+                c.per_op = dataclasses.replace(
+                    c.per_op, median=(1 if e.variant == "O2" else 0) / e.iters)
+        r = next(e for e in res.results if e.variant == "Os"
+                 and (e.bench, e.footprint) == point).counters["l1i_misses"].ratio
+        self.assertTrue(r.marked)
+        v = verdict.verdict(res.results, "l1i_misses", "O2", "x")
+        self.assertEqual(v.winners[point], "")
+        line = next(ln for ln in v.lines if ln.startswith("net.tcp_rr @64:"))
+        self.assertRegex(line, r"^net\.tcp_rr @64: no winner \(Os 0 and O2 0\.\d+ per "
+                               r"operation: both under 0\.01, next to nothing\)$")
+        before, after = self.misses.tallies["Os"], v.tallies["Os"]
+        self.assertEqual((after.wins, after.ties), (before.wins - 1, before.ties + 1))
+        self.assertIn("one of the two medians to be at least 0.01 per operation",
+                      verdict.RULE)
+
     def test_not_robust(self) -> None:
         v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
                             not_robust={("net.udp_stream", 64, "l1i_misses")})

@@ -8,7 +8,9 @@ with the lowest median per operation, stated against the baseline (or,
 when the baseline wins, against the runner-up). Per variant, wins, ties
 and losses against the baseline follow the report's own rule: a ratio
 counts only when its 95% bootstrap interval excludes 1 after Holm's
-correction over all ratios of that counter (results.py, docs/statistics.md);
+correction over all ratios of that counter (results.py, docs/statistics.md),
+and one of the two medians is at least stats.NEXT_TO_NOTHING per operation
+(exact simulated counts of a miss a run against none pass any bootstrap);
 anything else is a tie. The geometric mean of the ratios gets a bootstrap
 interval of its own: each resample redraws the runs of every point (paired
 by run, as the ratios are) and takes the geometric mean of the resampled
@@ -31,7 +33,9 @@ from .model import Counter, Ratio, Result, Results
 from .results import counter_label
 
 RULE = ("a win or loss needs the ratio's 95% bootstrap interval to exclude 1 "
-        "after Holm's correction over all ratios of that counter; otherwise a tie")
+        "after Holm's correction over all ratios of that counter, and one of the "
+        f"two medians to be at least {stats.NEXT_TO_NOTHING:g} per operation; "
+        "otherwise a tie")
 LOWER_IS_BETTER = "lower is better"
 NOT_ROBUST = "no winner: ranking not robust across simulator policies"
 GEOMEAN_RESAMPLES = 1000
@@ -191,12 +195,23 @@ def _no_interval(label: str, a: str, b: str, med: dict[str, float]) -> str:
             f"{b} {med[b]:g} per operation")
 
 
+def _next_to_nothing(a: float, b: float) -> bool:
+    """Both medians under stats.NEXT_TO_NOTHING per operation: a miss or two
+    a run against none is how rounding fell, not a win (simulated counts
+    are exact, so the bootstrap alone would call it one)."""
+    return max(a, b) < stats.NEXT_TO_NOTHING
+
+
 def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
                med: dict[str, float], ratio_name: str, inverted: bool,
                phrase: str) -> tuple[str, str]:
     """(winner or "", the sentence) for winner against other, given the
     ratio (named ratio_name, e.g. "Os/O2") that compares them; inverted:
     the ratio is winner over other, so "times" reads it the other way."""
+    if _next_to_nothing(med[winner], med[other]):
+        return "", (f"{label}: no winner ({winner} {med[winner]:g} and {other} "
+                    f"{med[other]:g} per operation: both under "
+                    f"{stats.NEXT_TO_NOTHING:g}, next to nothing)")
     if r is None:
         return "", f"{label}: {winner} {med[winner]:g} vs {other} {med[other]:g}: no ratio"
     if r.lo is None or r.hi is None:
@@ -303,7 +318,8 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
             r = c.ratio
             if p in not_robust:
                 t.not_robust += 1
-            elif r is not None and r.marked:
+            elif r is not None and r.marked and not _next_to_nothing(
+                    c.per_op.median, bc.per_op.median):
                 if r.value < 1:
                     t.wins += 1
                 else:
