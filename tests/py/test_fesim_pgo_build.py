@@ -5,6 +5,8 @@ build itself is what every build of the tree makes, and the fesim suite
 runs against it."""
 from __future__ import annotations
 
+import mmap
+import os
 import shutil
 import subprocess
 import sys
@@ -12,6 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from fesim import pgo_build
 from fesim.sources import plugin_sources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,3 +53,23 @@ class Fallback(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Install(unittest.TestCase):
+    def test_a_running_qemus_plugin_is_not_written_over(self):
+        # QEMU maps the plugin it loaded; the build must leave that file
+        # alone and put a new one in its place (the old, copied in place,
+        # killed a `kfront run --sim` with SIGBUS during a rebuild)
+        with tempfile.TemporaryDirectory() as tmp:
+            out, built = Path(tmp) / 'libfesim.so', Path(tmp) / 'built.so'
+            out.write_bytes(b'old' * 4096)
+            built.write_bytes(b'new' * 4096)
+            before = out.stat().st_ino
+            with open(out, 'rb') as f, mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ) as m:
+                pgo_build.install(built, out)
+                self.assertEqual(m[:3], b'old')
+            self.assertNotEqual(out.stat().st_ino, before)
+            self.assertEqual(out.read_bytes(), b'new' * 4096)
+            self.assertTrue(os.access(out, os.X_OK))
+            self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()),
+                             ['built.so', 'libfesim.so'])

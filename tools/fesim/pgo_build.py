@@ -14,7 +14,7 @@ alike (GCC names them after the -o path):
    benchmarks (the kernel's own code, built as a Linux program), under
    the default model and under three other settings;
 3. compile it again with -fprofile-use into the same path, and copy it to
-   the output.
+   the output as a new file (install()).
 
 A failed step (no qemu-x86_64, the training program failing) is not a
 failed build: the plugin is compiled without a profile and the reason
@@ -91,9 +91,19 @@ def main() -> int:
         print(f'fesim: profile-guided build failed ({exc}): '
               'building the plugin without a profile', file=sys.stderr)
         compile_plugin(cc, cflags, sources, target, [])
-    shutil.copyfile(target, out_path)
-    os.chmod(out_path, 0o755)
+    install(target, out_path)
     return 0
+
+
+def install(built: Path, out_path: Path) -> None:
+    """Put the plugin at out_path as a new file, never by writing over the
+    old one: a QEMU running a simulation has the old file mapped, and
+    rewriting it in place killed that QEMU with SIGBUS (a `kfront run
+    --sim` during a rebuild). os.replace leaves it its own copy."""
+    tmp = out_path.with_name(out_path.name + '.new')
+    shutil.copyfile(built, tmp)
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, out_path)
 
 
 if __name__ == '__main__':
