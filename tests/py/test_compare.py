@@ -95,6 +95,20 @@ class TestCompare(unittest.TestCase):
                                             if x.bench != first])
         self.assertFalse(any("sim.*" in n for n in compare.compare(d, e).notes))
 
+    def test_miss_counters_of_other_code_noted(self) -> None:
+        """A run from before extra.sim.misses_of counted the harness's own
+        misses in sim.MODEL.*_misses; one after it does not: compare says so."""
+        from kfront import sim
+        (a,) = runs("clean")
+        old = dataclasses.replace(a, extra={"sim": {"header": {}}})
+        new = dataclasses.replace(a, extra={"sim": {"misses_of": sim.MISSES_MEASURED}})
+        notes = [n for n in compare.compare(old, new).notes if "miss counters" in n]
+        self.assertEqual(len(notes), 1)
+        self.assertIn("A whole region (written before misses_of), B measured code", notes[0])
+        self.assertFalse([n for n in compare.compare(new, new).notes if "miss counters" in n])
+        # runs without the simulator have nothing to say about it
+        self.assertFalse([n for n in compare.compare(a, new).notes if "miss counters" in n])
+
 
 if __name__ == "__main__":
     unittest.main()

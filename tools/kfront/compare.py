@@ -144,8 +144,22 @@ def _history_note(a: Results, b: Results, rows: list[Row]) -> str | None:
             "call (docs/fesim.md)")
 
 
+def _misses_of(r: Results) -> str | None:
+    """What r's simulated miss counters count (extra.sim.misses_of); a
+    simulated run written before that field counted the whole region."""
+    sim = r.extra.get("sim")
+    if not isinstance(sim, dict):
+        return None
+    return str(sim.get("misses_of") or "whole region (written before misses_of)")
+
+
 def _notes(a: Results, b: Results) -> list[str]:
     notes = []
+    ma, mb = _misses_of(a), _misses_of(b)
+    if ma and mb and ma != mb:
+        notes.append(f"simulated miss counters count other code: A {ma}, B {mb}; "
+                     "a few misses a run of difference come from that, not from "
+                     "the measured code (docs/fesim.md, \"Misses of the measured code\")")
     for side, other, name in ((a, b, "A"), (b, a, "B")):
         una = side.counters.unavailable
         measured = set(other.counters.measured)
