@@ -92,6 +92,26 @@ class Robustness(unittest.TestCase):
         self.assertEqual(robustness.ranking({'Os': 0.0, 'O2': 0.0}), 'O2 = Os')
         self.assertEqual(robustness.ranking({'O2': 2.0}), 'O2')
 
+    def test_next_to_nothing_is_a_tie(self) -> None:
+        # footprint 0 under random replacement: a line lost now and then
+        # (0.002 to 0.0055 misses an operation) against none under LRU; the
+        # verdict calls no winner on either, so their order flips nothing
+        L = 'sim.zen4.l1i_misses'
+        R = 'sim.zen4@random.l1i_misses'
+        data = {'results': [
+            entry('net.tcp_rr', 'O2', {L: 0.0, R: 0.0055}, 0),
+            entry('net.tcp_rr', 'Os', {L: 0.0, R: 0.003}, 0),
+            entry('net.tcp_rr', 'hybrid', {L: 0.0, R: 0.002}, 0)]}
+        (row,) = robustness.rows(data)
+        self.assertTrue(row['robust'], row)
+        self.assertEqual(row['ranking'][R.split('.')[1]], 'hybrid = Os = O2')
+        # one of them clear of it under another setting is an order: a flip
+        data['results'][0]['counters'][R]['per_op']['median'] = 3.0
+        (row,) = robustness.rows(data)
+        self.assertFalse(row['robust'])
+        self.assertEqual(row['flipped_pairs'], [['O2', 'Os'], ['O2', 'hybrid']])
+        self.assertEqual(robustness.summary(data)['tie_below'], 0.01)
+
     def test_summary_is_what_not_robust_reads_back(self) -> None:
         data = fixture()
         summary = robustness.summary(data)

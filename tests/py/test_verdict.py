@@ -205,6 +205,41 @@ class TestVerdict(unittest.TestCase):
         self.assertIn(f"net.udp_stream @64: {verdict.NOT_ROBUST}", vs[0].lines)
         self.assertEqual(vs[0].winners[("net.udp_stream", 64)], "")
 
+    def test_only_the_pairs_that_flipped_lose_their_winner(self) -> None:
+        # net.tcp_rr @64: Os has the fewest misses. Only O2 and hybrid change
+        # order across policies: Os's win over O2 holds under every
+        # setting, so it is called and counted; hybrid's order against O2
+        # is counted apart
+        from kfront import robustness
+        stored = {"extra": {"sim": {"robustness": {"rows": [
+            {"bench": "net.tcp_rr", "footprint": 64, "counter": "l1i_misses",
+             "flipped_pairs": [["O2", "hybrid"]], "robust": False}]}}}}
+        flips = robustness.flipped(stored)
+        self.assertEqual(flips, {("net.tcp_rr", 64, "l1i_misses"):
+                                 frozenset({frozenset({"O2", "hybrid"})})})
+        v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim", flips)
+        self.assertEqual(v.winners[("net.tcp_rr", 64)], "Os")
+        os_, hy = v.tallies["Os"], v.tallies["hybrid"]
+        self.assertEqual(os_.not_robust, 0)
+        self.assertEqual((os_.wins, os_.ties, os_.losses),
+                         tuple(getattr(self.misses.tallies["Os"], k)
+                               for k in ("wins", "ties", "losses")))
+        self.assertEqual(hy.not_robust, 1)
+        # the best variant's own order flipped: no winner, and the pairs said
+        stored["extra"]["sim"]["robustness"]["rows"][0]["flipped_pairs"] = [["O2", "Os"]]
+        v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
+                            robustness.flipped(stored))
+        self.assertEqual(v.winners[("net.tcp_rr", 64)], "")
+        self.assertIn(f"net.tcp_rr @64: {verdict.NOT_ROBUST} (order changes between "
+                      "O2 and Os)", v.lines)
+        self.assertEqual((v.tallies["Os"].not_robust, v.tallies["hybrid"].not_robust), (1, 0))
+        # a stored row that does not say which pairs: the whole point
+        del stored["extra"]["sim"]["robustness"]["rows"][0]["flipped_pairs"]
+        v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
+                            robustness.flipped(stored))
+        self.assertIn(f"net.tcp_rr @64: {verdict.NOT_ROBUST}", v.lines)
+        self.assertEqual((v.tallies["Os"].not_robust, v.tallies["hybrid"].not_robust), (1, 1))
+
     def test_report_names_footprint_0_of_a_swept_benchmark(self) -> None:
         # robustness rows store footprint 0 for an unswept benchmark too;
         # the report's table says "-" only for those

@@ -11,8 +11,12 @@ variants, the ranking is "not robust": which variant misses less depends
 on a policy nobody publishes, so no winner should be called on it.
 
 Two values within TIE_REL of each other (relative to the larger) are a
-tie; a pair that ties under one setting and is ordered under another
-counts as a disagreement too.
+tie, and so are two values both next to nothing (under
+stats.NEXT_TO_NOTHING per operation, where the verdict calls no winner
+either: under random replacement a workload that fits the L1i still
+loses a line now and then, 0.002 to 0.0055 misses an operation, and
+their order is rounding); a pair that ties under one setting and is
+ordered under another counts as a disagreement too.
 
 The result is a plain list of rows stored in results.json under
 `extra.sim.robustness` (docs/results-schema.md); not_robust() is the one
@@ -23,6 +27,8 @@ from __future__ import annotations
 import re
 from itertools import combinations
 from typing import Any
+
+from . import stats
 
 TIE_REL = 0.01
 # sim.MODEL[@POLICY].COUNTER
@@ -38,7 +44,8 @@ def _setting(model: str, policy: str | None) -> str:
 
 
 def _sign(a: float, b: float) -> int:
-    if abs(a - b) <= TIE_REL * max(abs(a), abs(b)):
+    if abs(a - b) <= TIE_REL * max(abs(a), abs(b)) or \
+            max(a, b) < stats.NEXT_TO_NOTHING:
         return 0
     return -1 if a < b else 1
 
@@ -135,33 +142,50 @@ def rows(data: dict[str, Any]) -> list[dict[str, Any]]:
 def summary(data: dict[str, Any]) -> dict[str, Any]:
     """What results.json stores under extra.sim.robustness."""
     table = rows(data)
-    return {'tie_rel': TIE_REL, 'rankings': len(table),
+    return {'tie_rel': TIE_REL, 'tie_below': stats.NEXT_TO_NOTHING,
+            'rankings': len(table),
             'not_robust': sum(not r['robust'] for r in table), 'rows': table}
 
 
-def not_robust(data: dict[str, Any]) -> set[tuple[str, int, str]]:
-    """(bench, footprint, counter) of every ranking whose variant order
-    differs between policy settings of one model; data is the loaded
-    results.json. The ranking is one for all the model's settings, so a
-    not-robust row gives the counter of each of them (sim.skylake.l1i_misses,
+# (bench, footprint, counter) -> the pairs of variants whose order flipped
+# between settings; None where a stored row does not say which (the whole
+# point then counts as flipped)
+Flips = dict[tuple[str, int, str], 'frozenset[frozenset[str]] | None']
+
+
+def flipped(data: dict[str, Any]) -> Flips:
+    """Every ranking whose variant order differs between policy settings of
+    one model, with the pairs that flipped; data is the loaded results.json.
+    The ranking is one for all the model's settings, so a not-robust row
+    gives the counter of each of them (sim.skylake.l1i_misses,
     sim.skylake@plru.l1i_misses, sim.skylake@random.l1i_misses): the
     verdict of every setting is asked with its own counter name, and none
-    may call a winner there. footprint is 0 for a benchmark run without a
-    footprint. Uses the stored table when the run wrote one, else computes
-    it."""
+    may call a winner on a pair that flipped. footprint is 0 for a
+    benchmark run without a footprint. Uses the stored table when the run
+    wrote one, else computes it."""
     stored = ((data.get('extra') or {}).get('sim') or {}).get('robustness') \
         if isinstance(data, dict) else None
     table = stored.get('rows') if isinstance(stored, dict) and \
         isinstance(stored.get('rows'), list) else rows(data)
-    out: set[tuple[str, int, str]] = set()
+    out: Flips = {}
     for r in table:
         if not isinstance(r, dict) or r.get('robust', True):
             continue
         bench, fp, counter = str(r['bench']), int(r['footprint']), str(r['counter'])
-        out.add((bench, fp, counter))
+        pairs = r.get('flipped_pairs')
+        flips = frozenset(frozenset(map(str, pr)) for pr in pairs
+                          if isinstance(pr, list) and len(pr) == 2) \
+            if isinstance(pairs, list) and pairs else None
+        out[(bench, fp, counter)] = flips
         m = SIM_COUNTER_RE.match(counter)
         settings = r.get('settings')
         if m and isinstance(settings, list):
-            out.update((bench, fp, f'sim.{s}.{m.group(3)}')
+            out.update(((bench, fp, f'sim.{s}.{m.group(3)}'), flips)
                        for s in settings if isinstance(s, str))
     return out
+
+
+def not_robust(data: dict[str, Any]) -> set[tuple[str, int, str]]:
+    """(bench, footprint, counter) of every ranking that is not robust
+    (flipped(), without the pairs)."""
+    return set(flipped(data))

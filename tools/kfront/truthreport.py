@@ -113,7 +113,7 @@ _VERDICTS: dict[int, tuple[Results, list[str]]] = {}
 
 
 def verdict_lines(results: Results,
-                  not_robust: set[tuple[str, int, str]] | None = None) -> list[str]:
+                  not_robust: verdict.NotRobust | None = None) -> list[str]:
     cached = _VERDICTS.get(id(results))
     if cached is not None and cached[0] is results and not not_robust:
         return cached[1]
@@ -124,11 +124,11 @@ def verdict_lines(results: Results,
 
 
 def _verdict_lines(results: Results,
-                   not_robust: set[tuple[str, int, str]] | None) -> list[str]:
+                   not_robust: verdict.NotRobust | None) -> list[str]:
     if not_robust is None:
         # simulated rankings that flip between policy settings (stored by
         # kfront run --sim with MODEL@POLICY settings): no winner there
-        not_robust = robustness.not_robust({'extra': results.extra, 'results': []})
+        not_robust = robustness.flipped({'extra': results.extra, 'results': []})
     t = truth_of(results)
     if t is not None:
         sources = t.sources

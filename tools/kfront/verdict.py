@@ -43,6 +43,32 @@ TIME_COUNTERS = ("tsc", "cycles")
 HOST_SOURCE = "Real CPU (host harness, user space, TSC)"
 
 Point = tuple[str, "int | None"]       # (bench, footprint; None: not swept)
+# Rankings not robust across simulator policies: (bench, footprint,
+# counter) points, or the same mapped to the pairs of variants that flipped
+# there (robustness.flipped(); None: the whole point)
+NotRobust = ("set[tuple[str, int, str]] | "
+             "dict[tuple[str, int, str], frozenset[frozenset[str]] | None]")
+
+
+def _flips(not_robust: NotRobust | None) -> dict[tuple[str, int, str],
+                                                   frozenset[frozenset[str]] | None]:
+    if isinstance(not_robust, dict):
+        return not_robust
+    return dict.fromkeys(not_robust or ())
+
+
+def _flipped(pairs: frozenset[frozenset[str]] | None, a: str, b: str | None = None) -> bool:
+    """Whether a's order against b flipped (b None: against any variant)."""
+    if pairs is None:
+        return True
+    return any(a in pr and (b is None or b in pr) for pr in pairs)
+
+
+def _pairs_text(pairs: frozenset[frozenset[str]] | None) -> str:
+    if not pairs:
+        return ""
+    names = sorted(" and ".join(sorted(pr)) for pr in pairs)
+    return f" (order changes between {'; '.join(names)})"
 
 
 @dataclass
@@ -258,11 +284,14 @@ def _point_line(label: str, variants: dict[str, Result], counter: str,
 
 
 def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
-            not_robust: set[tuple[str, int, str]] | None = None) -> Verdict:
+            not_robust: NotRobust | None = None) -> Verdict:
     """The verdict of one source of truth on one counter (entries: one
     results document's results). not_robust: (bench, footprint, counter)
-    points whose ranking changes between simulator policies."""
-    not_robust = not_robust or set()
+    points whose ranking changes between simulator policies, with the pairs
+    of variants that change order where known: a point calls no winner
+    when the best variant's order against another flipped, and a variant's
+    tally counts the point apart when its order against the baseline did."""
+    flips = _flips(not_robust)
     label, phrase = counter_words(counter)
     out = Verdict(source, counter, baseline)
     points = _points(entries, counter)
@@ -272,9 +301,12 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
             zero_at[p[1]] = zero_at.get(p[1], 0) + 1
             out.winners[p] = ""
             continue
-        if (p[0], p[1] or 0, counter) in not_robust:
+        key = (p[0], p[1] or 0, counter)
+        best = min(variants, key=lambda v: (variants[v].counters[counter].per_op.median,
+                                            v != baseline))
+        if key in flips and _flipped(flips[key], best):
             out.winners[p] = ""
-            out.lines.append(f"{_label(p)}: {NOT_ROBUST}")
+            out.lines.append(f"{_label(p)}: {NOT_ROBUST}{_pairs_text(flips[key])}")
             continue
         out.winners[p], line = _point_line(_label(p), variants, counter,
                                            baseline, phrase)
@@ -287,14 +319,16 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
                   for fp, n in sorted(zero_at.items(), key=lambda kv: kv[0] or -1)]
     out.lines = zero_lines + out.lines
     out.tallies = _tallies(points, counter, baseline,
-                           {p for p in points if (p[0], p[1] or 0, counter) in not_robust})
+                           {p: flips[k] for p in points
+                            if (k := (p[0], p[1] or 0, counter)) in flips})
     for v, t in out.tallies.items():
         out.lines.append(_tally_line(v, baseline, t))
     return out
 
 
 def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str,
-             not_robust: set[Point] | None = None) -> dict[str, Tally]:
+             not_robust: dict[Point, frozenset[frozenset[str]] | None] | None = None
+             ) -> dict[str, Tally]:
     """Wins, ties and losses against the baseline over the points, and the
     geometric mean of the ratios. A point whose ranking is not robust
     across simulator policies is neither a win, a loss nor a tie (its line
@@ -303,7 +337,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
     nothing on either side (stats.NEXT_TO_NOTHING per operation: 0 too)
     counts as a win, tie or loss as any other, but its ratio, which
     rounding decides, stays out of the geometric mean."""
-    not_robust = not_robust or set()
+    not_robust = not_robust or {}
     tallies: dict[str, Tally] = {}
     pairs: dict[str, list[tuple[list[float], list[float]]]] = {}
     for p, variants in sorted(points.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
@@ -316,7 +350,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
             t = tallies.setdefault(v, Tally())
             c, bc = e.counters[counter], base.counters[counter]
             r = c.ratio
-            if p in not_robust:
+            if p in not_robust and _flipped(not_robust[p], v, baseline):
                 t.not_robust += 1
             elif r is not None and r.marked and not _next_to_nothing(
                     c.per_op.median, bc.per_op.median):
@@ -374,7 +408,7 @@ def header(baseline: str) -> str:
 
 
 def verdicts(results: Results, truth_sources: Sequence[str],
-             not_robust: set[tuple[str, int, str]] | None = None) -> list[Verdict]:
+             not_robust: NotRobust | None = None) -> list[Verdict]:
     """Every source of truth's verdicts for one run: ring-0 PMU counters
     (cycles, L1i misses), simulated L1i misses per model, and real-CPU time
     from the host harness (results.host). Never TSC of a TCG guest."""
