@@ -389,8 +389,11 @@ def _robustness_section(results: Results) -> Section | None:
         f"{len(bad)} of {rob['rankings']} simulated rankings (benchmark, "
         "footprint, counter, ordered by per-operation median) change order "
         "between the replacement-policy settings of one model; no winner "
-        f"should be read from them. Values within {rob.get('tie_rel', 0):.0%} "
-        "are ties. See docs/fesim.md."])
+        f"should be read from the pairs that flip. Values within "
+        f"{rob.get('tie_rel', 0):.0%} are ties"
+        + (f", and so are values both under {rob['tie_below']:g} per operation"
+           if isinstance(rob.get("tie_below"), (int, float)) else "")
+        + ". See docs/fesim.md."])
     # rows store 0 for a benchmark without a sweep too: "-" only for those
     swept = {e.bench for e in results.results if e.footprint is not None}
     if bad:
