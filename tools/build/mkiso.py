@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Assemble kfront.iso with grub-mkrescue (BIOS and UEFI images)."""
+"""Assemble kfront.iso with grub-mkrescue (BIOS and UEFI images).
+
+The image is written beside the output and renamed over it: a QEMU
+booting the old image keeps reading its own file while a rebuild runs,
+and a failed grub-mkrescue leaves the old image as it was."""
+import os
 import shutil
 import subprocess
 import sys
@@ -20,14 +25,17 @@ def main() -> int:
     shutil.copy(cfg, root / 'boot' / 'grub' / 'grub.cfg')
     # The modules the configuration uses are built into both core images,
     # so the ISO boots the same way from a CD, a USB stick or QEMU.
-    cmd = ['grub-mkrescue', '-o', str(out),
+    new = out.with_name(out.name + '.new')
+    cmd = ['grub-mkrescue', '-o', str(new),
            '--modules=serial smbios multiboot2 test',
            '--fonts=', '--locales=', '--themes=',
            str(root)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
         sys.stderr.write(res.stdout + res.stderr)
+        new.unlink(missing_ok=True)
         return res.returncode
+    os.replace(new, out)
     return 0
 
 
