@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from itertools import combinations
-from typing import Any
+from typing import Any, Optional
 
 from . import stats
 
@@ -150,7 +150,7 @@ def summary(data: dict[str, Any]) -> dict[str, Any]:
 # (bench, footprint, counter) -> the pairs of variants whose order flipped
 # between settings; None where a stored row does not say which (the whole
 # point then counts as flipped)
-Flips = dict[tuple[str, int, str], 'frozenset[frozenset[str]] | None']
+Flips = dict[tuple[str, int, str], Optional[frozenset[frozenset[str]]]]
 
 
 def flipped(data: dict[str, Any]) -> Flips:

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import stats
+from . import robustness, stats
 from .model import Counter, Ratio, Result, Results
 from .results import counter_label
 
@@ -46,12 +46,10 @@ Point = tuple[str, "int | None"]       # (bench, footprint; None: not swept)
 # Rankings not robust across simulator policies: (bench, footprint,
 # counter) points, or the same mapped to the pairs of variants that flipped
 # there (robustness.flipped(); None: the whole point)
-NotRobust = ("set[tuple[str, int, str]] | "
-             "dict[tuple[str, int, str], frozenset[frozenset[str]] | None]")
+NotRobust = "set[tuple[str, int, str]] | robustness.Flips"
 
 
-def _flips(not_robust: NotRobust | None) -> dict[tuple[str, int, str],
-                                                   frozenset[frozenset[str]] | None]:
+def _flips(not_robust: NotRobust | None) -> robustness.Flips:
     if isinstance(not_robust, dict):
         return not_robust
     return dict.fromkeys(not_robust or ())
@@ -267,11 +265,17 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     return winner, f"{label}: {winner} {phrase.format(x=_times(r, inverted))} {other}"
 
 
+def _best(variants: dict[str, Result], counter: str, baseline: str) -> str:
+    """The variant with the lowest median (the baseline among equals)."""
+    return min(variants, key=lambda v: (variants[v].counters[counter].per_op.median,
+                                        v != baseline))
+
+
 def _point_line(label: str, variants: dict[str, Result], counter: str,
                 baseline: str, phrase: str) -> tuple[str, str]:
     """(winner or "", the sentence) for one point."""
     med = {v: e.counters[counter].per_op.median for v, e in variants.items()}
-    best = min(med, key=lambda v: (med[v], v != baseline))
+    best = _best(variants, counter, baseline)
     if best != baseline and baseline in variants:
         return _pair_line(label, best, baseline, variants[best].counters[counter].ratio,
                           med, f"{best}/{baseline}", True, phrase)
@@ -302,9 +306,7 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
             out.winners[p] = ""
             continue
         key = (p[0], p[1] or 0, counter)
-        best = min(variants, key=lambda v: (variants[v].counters[counter].per_op.median,
-                                            v != baseline))
-        if key in flips and _flipped(flips[key], best):
+        if key in flips and _flipped(flips[key], _best(variants, counter, baseline)):
             out.winners[p] = ""
             out.lines.append(f"{_label(p)}: {NOT_ROBUST}{_pairs_text(flips[key])}")
             continue
@@ -330,13 +332,13 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
              not_robust: dict[Point, frozenset[frozenset[str]] | None] | None = None
              ) -> dict[str, Tally]:
     """Wins, ties and losses against the baseline over the points, and the
-    geometric mean of the ratios. A point whose ranking is not robust
-    across simulator policies is neither a win, a loss nor a tie (its line
-    calls no winner): it is counted apart; its ratio, this setting's own
-    figure, stays in the geometric mean. A point whose median is next to
-    nothing on either side (stats.NEXT_TO_NOTHING per operation: 0 too)
-    counts as a win, tie or loss as any other, but its ratio, which
-    rounding decides, stays out of the geometric mean."""
+    geometric mean of the ratios. Where a variant's order against the
+    baseline changes between simulator policies, the point is neither a
+    win, a loss nor a tie for that variant: it is counted apart; its ratio,
+    this setting's own figure, stays in the geometric mean. Where both
+    medians are next to nothing (stats.NEXT_TO_NOTHING per operation) the
+    point is a tie; where either is, its ratio, which rounding decides,
+    stays out of the geometric mean."""
     not_robust = not_robust or {}
     tallies: dict[str, Tally] = {}
     pairs: dict[str, list[tuple[list[float], list[float]]]] = {}
