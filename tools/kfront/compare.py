@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import stats
+from . import sim, stats
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -156,7 +156,7 @@ def _misses_of(r: Results) -> str | None:
 def _notes(a: Results, b: Results) -> list[str]:
     notes = []
     ma, mb = _misses_of(a), _misses_of(b)
-    if ma and mb and ma != mb:
+    if ma and mb and (ma == sim.MISSES_MEASURED) != (mb == sim.MISSES_MEASURED):
         notes.append(f"simulated miss counters count other code: A {ma}, B {mb}; "
                      "a few misses a run of difference come from that, not from "
                      "the measured code (docs/fesim.md, \"Misses of the measured code\")")

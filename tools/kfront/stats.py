@@ -24,8 +24,9 @@ DEFAULT_SEED = 0x6B66  # "kf"
 MIN_RUNS_FOR_CI = 3
 # Next to nothing: fewer events than one per 100 operations (a miss or two
 # a run of hundreds of operations). A ratio to such a count says how
-# rounding fell, not how two variants compare: the verdict's geometric mean
-# and the study's crossovers leave such points out.
+# rounding fell, not how two variants compare: the verdict calls no winner
+# between two such medians and leaves them out of its geometric mean,
+# robustness ties them, and the study's crossovers need more.
 NEXT_TO_NOTHING = 0.01
 # Normal-theory factors: SE(median) ~ 1.2533 * sigma / sqrt(n) and
 # sigma ~ 1.4826 * MAD for normally distributed data.
