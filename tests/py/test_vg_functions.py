@@ -74,6 +74,20 @@ class Parse(unittest.TestCase):
             self.assertEqual(sum(c[0] for c in funcs.values()), region['Ir'])
             self.assertEqual(sum(c[1] for c in funcs.values()), region.get('I1mr', 0))
 
+    def test_misses_of_the_measured_code(self) -> None:
+        # region 1, the calibration region, ran copy_hdr and
+        # chat_receiver_fn: the harness's bracketing code here. Region 0's
+        # one I1 miss lies in copy_hdr, so the measured code missed none;
+        # instructions keep the overhead rule (30 - 12)
+        p = {'regions': [0], 'calib_region': 1, 'calib_regions': 1}
+        self.assertEqual(self.out.regions[0]['I1mr'], 1)
+        self.assertEqual(vg.series(self.out, p, 'I1mr'), [0])
+        self.assertEqual(vg.series(self.out, p, 'Ir'), [18])
+        # a miss outside the bracket counts
+        self.out.functions[0]['memcpy_run'][1] = 2
+        self.out.regions[0]['I1mr'] = 3
+        self.assertEqual(vg.series(self.out, p, 'I1mr'), [2])
+
     def test_table_and_explain(self) -> None:
         # region 1 is the calibration region: its cost per function is
         # subtracted from the counted run's (region 0)

@@ -9,7 +9,7 @@ its region's figure minus the median calibration region's; with method
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 from . import stats
 
@@ -28,3 +28,22 @@ def per_run(p: dict[str, Any], value: Callable[[int], int]) -> list[int] | None:
         return [max(0, value(s) - base) for s in regions]
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+def bracket(p: dict[str, Any], keys_of: Callable[[int], set[Hashable]]
+            ) -> set[Hashable] | None:
+    """The harness's bracketing code of result payload p: the functions
+    (as `keys_of(seq)` names those of region seq) that ran in every one of
+    its calibration regions, the empty region's marker, counter reads and
+    call. A miss counter leaves their misses out (docs/fesim.md, "Misses of
+    the measured code"): their instructions are the same in every run, but
+    they miss in a counted run and not in the warm calibration. None
+    without calibration regions or functions."""
+    try:
+        first, count = int(p['calib_region']), int(p['calib_regions'])
+        sets = [keys_of(s) for s in range(first, first + count)]
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
+    if not sets or not all(sets):
+        return None
+    return set.intersection(*sets)

@@ -209,21 +209,12 @@ def _series(sim: SimOutput, p: dict[str, Any], name: str,
 
 
 def bracket_functions(sim: SimOutput, p: dict[str, Any]) -> set[int] | None:
-    """The harness's bracketing code of result payload p: the functions
-    that ran in every one of its calibration regions (the empty region:
-    the marker, counter reads and the call of an empty run), as plugin
-    function ids; None without per-function rows or calibration regions."""
+    """The harness's bracketing functions of result payload p as plugin
+    function ids (regions.bracket()); None without per-function rows."""
     if not sim.funcs:
         return None
-    try:
-        first, count = int(p['calib_region']), int(p['calib_regions'])
-        sets = [{int(row[0]) for row in sim.regions[s].get('funcs', [])}
-                for s in range(first, first + count)]
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return None
-    if not sets or not all(sets):
-        return None
-    return set.intersection(*sets)
+    return regions.bracket(
+        p, lambda s: {int(row[0]) for row in sim.regions[s].get('funcs', [])})
 
 
 def _measured_misses(sim: SimOutput, p: dict[str, Any], name: str, model: str,

@@ -8,8 +8,10 @@ and dumps them at its end as one part named "kfront-region-SEQ"
 (host/vg.c), so a part holds exactly one region. Result records list their
 regions per run (and the empty calibration regions), exactly as for the
 fesim simulator (sim.py), so vg.instructions and vg.i1_misses are formed
-the same way: region minus the cheapest calibration region, or the 2N
-region minus the N region with method "diff".
+the same way: region minus the median calibration region, or the 2N
+region minus the N region with method "diff". vg.i1_misses leaves out the
+harness's bracketing functions, as the simulator's miss counters do
+(regions.bracket()).
 """
 from __future__ import annotations
 
@@ -147,10 +149,23 @@ def parse(path: Path) -> VgOutput:
     return out
 
 
+# Events that count misses: the harness's bracketing functions are left
+# out of them (regions.bracket()), as from the simulator's model misses.
+MISS_EVENTS = ('I1mr',)
+
+
 def series(vg: VgOutput, p: dict[str, Any], event: str) -> list[int] | None:
     """Per-run counts of one event for a result payload, overhead removed
-    (tools/kfront/regions.py)."""
-    return regions.per_run(p, lambda seq: vg.regions[seq][event])
+    (tools/kfront/regions.py); a miss event counts the measured code alone."""
+    bracket = regions.bracket(p, lambda seq: set(vg.functions[seq])) \
+        if event in MISS_EVENTS and vg.functions else None
+    col = list(EVENTS.values()).index(event)
+
+    def value(seq: int) -> int:
+        harness = sum(cost[col] for name, cost in vg.functions[seq].items()
+                      if name in bracket) if bracket else 0
+        return vg.regions[seq][event] - harness
+    return regions.per_run(p, value)
 
 
 def _key(p: dict[str, Any]) -> tuple[Any, ...]:
