@@ -98,19 +98,26 @@ class TestCompare(unittest.TestCase):
     def test_miss_counters_of_other_code_noted(self) -> None:
         """A run from before extra.sim.misses_of counted the harness's own
         misses in sim.MODEL.*_misses; one after it does not: compare says so."""
-        from kfront import sim
+        from kfront import regions
         (a,) = runs("clean")
         old = dataclasses.replace(a, extra={"sim": {"header": {}}})
-        new = dataclasses.replace(a, extra={"sim": {"misses_of": sim.MISSES_MEASURED}})
+        new = dataclasses.replace(a, extra={"sim": {"misses_of": regions.MISSES_MEASURED}})
         notes = [n for n in compare.compare(old, new).notes if "miss counters" in n]
         self.assertEqual(len(notes), 1)
         self.assertIn("A whole region (written before misses_of), B measured code", notes[0])
         self.assertFalse([n for n in compare.compare(new, new).notes if "miss counters" in n])
         # both count the whole region, for different reasons: nothing to say
         rows_less = dataclasses.replace(
-            a, extra={"sim": {"misses_of": sim.MISSES_WHOLE_REGION}})
+            a, extra={"sim": {"misses_of": regions.MISSES_WHOLE_REGION}})
         self.assertFalse([n for n in compare.compare(old, rows_less).notes
                           if "miss counters" in n])
+        # callgrind's vg.i1_misses likewise (extra.valgrind)
+        old_vg = dataclasses.replace(a, extra={"valgrind": {"tool": "callgrind"}})
+        new_vg = dataclasses.replace(
+            a, extra={"valgrind": {"misses_of": regions.MISSES_MEASURED}})
+        notes = [n for n in compare.compare(old_vg, new_vg).notes if "miss counters" in n]
+        self.assertEqual(len(notes), 1)
+        self.assertTrue(notes[0].startswith("callgrind's miss counters count other code"))
         # runs without the simulator have nothing to say about it
         self.assertFalse([n for n in compare.compare(a, new).notes if "miss counters" in n])
 

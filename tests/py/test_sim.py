@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 from tests.py import FIXTURES
-from kfront import collect, functable, results, sim, simjobs
+from kfront import collect, functable, regions, results, sim, simjobs
 
 COLUMNS = (['func', 'insns', 'bytes', 'taken_branches'] + list(sim.CLASSES)
            + ['skylake.l1i_misses', 'skylake.uop_misses', 'skylake.itlb_misses'])
@@ -162,7 +162,7 @@ class MissesOfMeasuredCode(unittest.TestCase):
         stub = next(r for r in entry['sim_functions']['top']
                     if r['function'] == 'region_stub')
         self.assertEqual(stub['skylake.l1i_misses'], 1)
-        self.assertEqual(sim.describe(data)['misses_of'], sim.MISSES_MEASURED)
+        self.assertEqual(sim.describe(data)['misses_of'], regions.MISSES_MEASURED)
 
     def test_only_harness_misses_gives_zero(self) -> None:
         # the footprint-0 case: nothing but the stub missed
@@ -175,7 +175,7 @@ class MissesOfMeasuredCode(unittest.TestCase):
         _, _, doc, data = merged_run(stub_l1i=1, keep_rows=False)
         c = doc['results'][0]['counters']['sim.skylake.l1i_misses']
         self.assertEqual(c['samples'], [8, 8, 8])
-        self.assertEqual(sim.describe(data)['misses_of'], sim.MISSES_WHOLE_REGION)
+        self.assertEqual(sim.describe(data)['misses_of'], regions.MISSES_WHOLE_REGION)
 
 
 class ParallelBoots(unittest.TestCase):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths,
-                    output, pgo, report, results, term, vg)
+                    output, pgo, regions, report, results, term, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -195,7 +195,9 @@ def add_valgrind(run: Run, args: argparse.Namespace, out: Path) -> dict[str, Any
     return {'tool': 'callgrind --cache-sim=yes', 'version': vg.version(),
             'I1': vg.I1, 'D1': vg.D1, 'LL': vg.LL, 'runs': args.vg_runs,
             'command': vg.command(host_exe('VARIANT'), Path('callgrind-VARIANT.out'), []),
-            'merged': merged, 'notes': notes}
+            'merged': merged, 'notes': notes,
+            # callgrind always gives per-function costs (vg.series)
+            'misses_of': regions.MISSES_MEASURED}
 
 
 def default_out() -> Path:

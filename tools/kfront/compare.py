@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import sim, stats
+from . import regions, stats
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -144,22 +144,26 @@ def _history_note(a: Results, b: Results, rows: list[Row]) -> str | None:
             "call (docs/fesim.md)")
 
 
-def _misses_of(r: Results) -> str | None:
-    """What r's simulated miss counters count (extra.sim.misses_of); a
-    simulated run written before that field counted the whole region."""
-    sim = r.extra.get("sim")
-    if not isinstance(sim, dict):
+def _misses_of(r: Results, tool: str) -> str | None:
+    """What r's miss counters of one tool (extra.sim, extra.valgrind)
+    count; a run of that tool written before misses_of counted the whole
+    region."""
+    extra = r.extra.get(tool)
+    if not isinstance(extra, dict):
         return None
-    return str(sim.get("misses_of") or "whole region (written before misses_of)")
+    return str(extra.get("misses_of") or "whole region (written before misses_of)")
 
 
 def _notes(a: Results, b: Results) -> list[str]:
     notes = []
-    ma, mb = _misses_of(a), _misses_of(b)
-    if ma and mb and (ma == sim.MISSES_MEASURED) != (mb == sim.MISSES_MEASURED):
-        notes.append(f"simulated miss counters count other code: A {ma}, B {mb}; "
-                     "a few misses a run of difference come from that, not from "
-                     "the measured code (docs/fesim.md, \"Misses of the measured code\")")
+    for tool, what in (("sim", "simulated"), ("valgrind", "callgrind's")):
+        ma, mb = _misses_of(a, tool), _misses_of(b, tool)
+        measured = regions.MISSES_MEASURED
+        if ma and mb and (ma == measured) != (mb == measured):
+            notes.append(f"{what} miss counters count other code: A {ma}, B {mb}; "
+                         "a few misses a run of difference come from that, not from "
+                         "the measured code (docs/fesim.md, \"Misses of the measured "
+                         "code\")")
     for side, other, name in ((a, b, "A"), (b, a, "B")):
         una = side.counters.unavailable
         measured = set(other.counters.measured)

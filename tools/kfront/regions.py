@@ -30,6 +30,14 @@ def per_run(p: dict[str, Any], value: Callable[[int], int]) -> list[int] | None:
         return None
 
 
+# What a miss counter counts (extra.sim.misses_of, extra.valgrind.misses_of):
+# with per-function figures, the measured code's own misses, the harness's
+# bracketing functions (bracket()) left out: at footprint 0 their one miss
+# a run was all there was to rank; without them, the whole region.
+MISSES_MEASURED = "measured code (the harness's bracketing functions left out)"
+MISSES_WHOLE_REGION = 'whole region (no per-function rows)'
+
+
 def bracket(p: dict[str, Any], keys_of: Callable[[int], set[Hashable]]
             ) -> set[Hashable] | None:
     """The harness's bracketing code of result payload p: the functions

@@ -103,13 +103,6 @@ def split_setting(setting: str) -> tuple[str, str]:
 # shift=auto follows the host clock again. Region figures are repeatable
 # (interrupts masked). docs/fesim.md, "Whole-boot totals".
 WHOLE_BOOT_REPEATABLE = False
-# What sim.MODEL.{l1i,uop,itlb}_misses count (extra.sim.misses_of): with
-# per-function rows, the measured code's own misses; the harness's
-# bracketing code (counter reads, the markers, the call) is left out: at
-# footprint 0 its one miss a run was all there was to rank. The other
-# per-model counters have no per-function rows and count the whole region.
-MISSES_MEASURED = "measured code (the harness's bracketing functions left out)"
-MISSES_WHOLE_REGION = 'whole region (no per-function rows)'
 WHOLE_BOOT_NOTE = ('whole-boot totals are NOT repeatable (firmware and idle '
                    'code run by the host clock); region figures are')
 
@@ -304,6 +297,8 @@ def describe(sim: SimOutput) -> dict[str, Any]:
     return {'models': sim.models, 'regions': len(sim.regions),
             'header': sim.header,
             'whole_boot_repeatable': WHOLE_BOOT_REPEATABLE,
-            'misses_of': (MISSES_MEASURED if sim.funcs and
+            # what sim.MODEL.{l1i,uop,itlb}_misses count; the other
+            # per-model counters have no per-function rows: whole regions
+            'misses_of': (regions.MISSES_MEASURED if sim.funcs and
                           any(c.endswith('.l1i_misses') for c in sim.func_columns)
-                          else MISSES_WHOLE_REGION)}
+                          else regions.MISSES_WHOLE_REGION)}
