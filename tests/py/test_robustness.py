@@ -151,6 +151,10 @@ class PolicySyntax(unittest.TestCase):
                                Path('/o.jsonl'))
         self.assertEqual(args, ['-plugin',
                                 '/p.so,model=skylake:skylake@plru,out=/o.jsonl'])
+        args = sim.plugin_args(Path('/p.so'), ['zen4'], Path('/o.jsonl'),
+                               Path('/s.syms'), skip_boot=True)
+        self.assertEqual(args, ['-plugin', '/p.so,model=zen4,out=/o.jsonl,'
+                                'syms=/s.syms,skip_boot=on'])
 
 
 def parse(argv: list[str]) -> argparse.Namespace:

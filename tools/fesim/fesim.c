@@ -32,7 +32,7 @@ static void usage(const char *why)
 		 "(several, at most %d: repeat model= or "
 		 "separate with ':' '+' or ',,'; each name once), out=PATH, "
 		 "pages=4k|2m, "
-		 "cold=on|off, flush=on|off, memo=on|off, loops=on|off, loop_min=N, speed=on|off, syms=NM_FILE, and geometry overrides applied to every model "
+		 "cold=on|off, flush=on|off, skip_boot=on|off, memo=on|off, loops=on|off, loop_min=N, speed=on|off, syms=NM_FILE, and geometry overrides applied to every model "
 		 "(l1i_size=, l1i_assoc=, l1i_line=, uop_window=, uop_sets=, "
 		 "uop_ways=, uop_per_way=, uop_max_ways=, uop_inclusive=, "
 		 "uop_jcc_erratum=, itlb4k_entries=, itlb4k_assoc=, "
@@ -227,6 +227,9 @@ static int parse_arg(const char *arg, const char **over, int *n_over)
 	} else if (!strcmp(kv.key, "flush") && kv.val &&
 		   parse_bool(kv.val, &fs.flush)) {
 		/* parsed */
+	} else if (!strcmp(kv.key, "skip_boot") && kv.val &&
+		   parse_bool(kv.val, &fs.skip_boot)) {
+		/* parsed */
 	} else if (!strcmp(kv.key, "memo") && kv.val &&
 		   parse_bool(kv.val, &fs.memo)) {
 		/* parsed */
@@ -285,6 +288,7 @@ static int parse_args(int argc, char **argv)
 	for (i = 0; i < n_over && !ret; i++)
 		ret = apply_override(over[i]);
 	free(over);
+	fs.idle = fs.skip_boot;
 	return ret;
 }
 

@@ -290,6 +290,8 @@ struct fesim {
 	u32 page_shift;		/* 12 or 21: the assumed page size */
 	bool cold;		/* flush the models at every region begin */
 	bool flush;		/* obey flush markers (flush=off: ignore them) */
+	bool skip_boot;		/* model nothing before the first marker */
+	bool idle;		/* skip_boot and no marker run yet */
 	bool memo;		/* replay memos on (memo=off: every lookup done,
 				 * the same counts, slower; for the tests) */
 	bool loops;		/* loop replay on (loops=off: likewise) */
@@ -310,6 +312,7 @@ struct fesim {
 	u32 *slot_occ;
 	u32 unbalanced, stray_ends, mismatched_ends, dumps;
 	u32 flushes;		/* flush markers obeyed */
+	u64 idle_tb_runs;	/* TB runs skip_boot left unmodelled */
 	u64 n_translations;
 	bool speed;		/* speed=on: write the "speed" line */
 	struct speed_stats st;

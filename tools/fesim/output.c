@@ -156,12 +156,15 @@ static void put_header(FILE *f)
 
 	fprintf(f, "{\"type\":\"fesim\",\"format\":%d,\"qemu_plugin_api\":1,"
 		"\"mode\":\"%s\",\"page_size\":%u,\"cold\":%s,\"flush\":%s,"
-		"\"flushes\":%u,\"regions\":%u,"
+		"\"flushes\":%u,\"skip_boot\":%s,\"idle_tb_runs\":%llu,"
+		"\"regions\":%u,"
 		"\"unbalanced\":%u,\"stray_ends\":%u,\"mismatched_ends\":%u,"
 		"\"open_region\":%s,\"models\":[",
 		FESIM_FORMAT_VERSION, fs.system ? "system" : "user",
 		1u << fs.page_shift, fs.cold ? "true" : "false",
-		fs.flush ? "true" : "false", fs.flushes, fs.n_regions,
+		fs.flush ? "true" : "false", fs.flushes,
+		fs.skip_boot ? "true" : "false",
+		(unsigned long long)fs.idle_tb_runs, fs.n_regions,
 		fs.unbalanced, fs.stray_ends, fs.mismatched_ends,
 		fs.cur ? "true" : "false");
 	for (i = 0; i < fs.n_models; i++)

@@ -227,7 +227,8 @@ def run(args: argparse.Namespace) -> int:
                     cfg, kernel_args=kernel_args(argparse.Namespace(**dict(
                         vars(args), bench=','.join(part))), True),
                     extra_qemu_args=cfg.extra_qemu_args + sim.plugin_args(
-                        plugin, models, out / f'fesim-{k + 1}.jsonl', syms))
+                        plugin, models, out / f'fesim-{k + 1}.jsonl', syms,
+                        skip_boot=True))
                 for k, part in enumerate(benches)]
         print(f'kfront run: benchmarks over {len(benches)} boots at once (each '
               'point starts from empty simulated caches, so the split changes no '
@@ -235,12 +236,13 @@ def run(args: argparse.Namespace) -> int:
               f'{"; ".join(",".join(p) for p in benches)}', flush=True)
     elif len(parts) > 1:
         cfgs = [dataclasses.replace(cfg, extra_qemu_args=cfg.extra_qemu_args + sim.plugin_args(
-                    plugin, part, out / f'fesim-{k + 1}.jsonl', syms))
+                    plugin, part, out / f'fesim-{k + 1}.jsonl', syms, skip_boot=True))
                 for k, part in enumerate(parts)]
         print(f'kfront run: simulator settings over {len(parts)} boots at once: '
               f'{"; ".join(",".join(p) for p in parts)}', flush=True)
     elif models:
-        cfg.extra_qemu_args += sim.plugin_args(plugin, models, sim_out, syms)
+        cfg.extra_qemu_args += sim.plugin_args(plugin, models, sim_out, syms,
+                                               skip_boot=True)
     print(f'kfront run: booting in QEMU ({args.accel}, {args.firmware}'
           f'{", fesim " + ",".join(models) if models else ""}'
           f'{", wire " + args.wire if args.wire else ""}); serial log: {log}', flush=True)

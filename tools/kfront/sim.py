@@ -108,9 +108,14 @@ WHOLE_BOOT_NOTE = ('whole-boot totals are NOT repeatable (firmware and idle '
 
 
 def plugin_args(plugin: Path, models: list[str], out: Path,
-                syms: Path | None = None) -> list[str]:
+                syms: Path | None = None, skip_boot: bool = False) -> list[str]:
+    """skip_boot: model nothing before the kernel's first marker (its
+    harness flushes before any region, so no region figure changes; the
+    whole-boot totals then leave out the firmware and boot: docs/fesim.md,
+    "Whole-boot totals")."""
     # Models are joined with ':' since QEMU splits plugin arguments at ','.
     extra = f',syms={syms}' if syms is not None else ''
+    extra += ',skip_boot=on' if skip_boot else ''
     return ['-plugin', f'{plugin},model={":".join(models)},out={out}{extra}']
 
 
