@@ -85,8 +85,9 @@ class Dealing(unittest.TestCase):
 
 
 def fesim_lines(model: str, regions: list[dict], funcs: list[dict],
-                calls: list[dict]) -> str:
+                calls: list[dict], idle: int = 0) -> str:
     head = {'type': 'fesim', 'format': 2, 'flush': True, 'flushes': len(regions),
+            'skip_boot': True, 'idle_tb_runs': idle,
             'regions': len(regions), 'unbalanced': 0, 'stray_ends': 0,
             'mismatched_ends': 0, 'open_region': False, 'models': [model]}
     objs = [head, {'type': 'model', 'name': model}] + funcs + calls + regions + [
@@ -117,15 +118,17 @@ class Merging(unittest.TestCase):
         f4 = {'type': 'func', 'id': 4, 'addr': 64, 'name': 'g'}
         a = self.write('a', fesim_lines('zen4', [region(0, 10), region(1, 11)], [f3],
                                         [{'type': 'call', 'caller': 3, 'callee': 3,
-                                          'count': 2}]))
+                                          'count': 2}], idle=1000))
+        # each boot left its own firmware and boot unmodelled (skip_boot)
         b = self.write('b', fesim_lines('zen4', [region(0, 20)], [f3, f4],
                                         [{'type': 'call', 'caller': 3, 'callee': 3,
-                                          'count': 5}]))
+                                          'count': 5}], idle=1003))
         out = self.dir / 'fesim.jsonl'
         self.assertEqual(benchsplit.merge_fesim([a, b], out), [0, 2])
         objs = [json.loads(line) for line in out.read_text().splitlines()]
         head = objs[0]
         self.assertEqual((head['regions'], head['flushes']), (3, 3))
+        self.assertEqual(head['idle_tb_runs'], 2003)
         regs = [o for o in objs if o['type'] == 'region']
         self.assertEqual([(r['seq'], r['occ'], r['insns']) for r in regs],
                          [(0, 0, 10), (1, 1, 11), (2, 2, 20)])

@@ -208,7 +208,9 @@ class ParallelBoots(unittest.TestCase):
 
     def test_function_rows_that_differ_are_refused(self) -> None:
         def boot(model: str, rows: list[list[int]]) -> str:
+            # idle_tb_runs: each boot's own firmware and boot (skip_boot)
             head = {'type': 'fesim', 'format': 2, 'models': [model],
+                    'skip_boot': True, 'idle_tb_runs': len(model),
                     'func_columns': ['func', 'insns', f'{model}.l1i_misses']}
             region = {'type': 'region', 'seq': 0, 'funcs': rows, 'insns': 9,
                       'models': {model: {'l1i_misses': 1}}}
@@ -222,6 +224,7 @@ class ParallelBoots(unittest.TestCase):
             lines = [json.loads(x) for x in out.read_text().splitlines()]
             self.assertEqual(lines[0]['func_columns'],
                              ['func', 'insns', 'zen4.l1i_misses', 'skylake.l1i_misses'])
+            self.assertEqual(lines[0]['idle_tb_runs'], len('skylake'))    # the first boot's
             self.assertEqual([x['name'] for x in lines[1:3]], ['zen4', 'skylake'])
             self.assertEqual(lines[3]['funcs'], [[1, 5, 0, 1], [2, 4, 1, 0]])
             self.assertEqual(list(lines[3]['models']), ['zen4', 'skylake'])

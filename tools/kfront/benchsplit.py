@@ -82,7 +82,7 @@ def merge_fesim(paths_in: list[Path], out: Path) -> list[int]:
     heads = [b[0] for b in boots]
     # what differs from boot to boot: counts, added up below
     keep = ('regions', 'flushes', 'unbalanced', 'stray_ends', 'mismatched_ends',
-            'open_region')
+            'open_region', 'idle_tb_runs')
     funcs: dict[Any, dict[str, Any]] = {}
     for k, b in enumerate(boots):
         if simjobs.of_type(b, 'model') != simjobs.of_type(boots[0], 'model'):

@@ -60,6 +60,13 @@ def read_output(path: Path) -> list[dict[str, Any]]:
     return objs
 
 
+# Header fields each boot has its own of: its settings, their function
+# columns, and the TB runs skip_boot left unmodelled (firmware and boot
+# before the first marker, which differ from boot to boot; the first
+# boot's is kept, as its whole-boot total is).
+PER_BOOT = ('models', 'func_columns', 'idle_tb_runs')
+
+
 def of_type(objs: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [o for o in objs if o.get('type') == kind]
 
@@ -121,10 +128,9 @@ def merge(paths: list[Path], per_boot: list[list[str]], order: list[str],
         if head.get('models') != per_boot[k]:
             raise SimError(f'{paths[k]}: settings {head.get("models")}, '
                            f'expected {per_boot[k]}')
-        _same('the header', {x: y for x, y in head.items()
-                             if x not in ('models', 'func_columns')},
-              {x: y for x, y in heads[0].items()
-               if x not in ('models', 'func_columns')}, (paths[0], paths[k]))
+        _same('the header', {x: y for x, y in head.items() if x not in PER_BOOT},
+              {x: y for x, y in heads[0].items() if x not in PER_BOOT},
+              (paths[0], paths[k]))
     header = dict(heads[0], models=order)
     cols0 = heads[0].get('func_columns')
     n_common = width = 0
