@@ -97,7 +97,13 @@ class InstructionClasses(unittest.TestCase):
                            ("skylake.uop_misses",
                             region["models"]["skylake"]["uop_misses"]),
                            ("skylake.l1i_misses",
-                            region["models"]["skylake"]["l1i_misses"])):
+                            region["models"]["skylake"]["l1i_misses"]),
+                           ("skylake.itlb_misses",
+                            region["models"]["skylake"]["itlb_misses"]),
+                           ("skylake.l1i_prefetches",
+                            region["models"]["skylake"]["l1i_prefetches"]),
+                           ("skylake.itlb_l1_misses",
+                            region["models"]["skylake"]["itlb_l1_misses"])):
             self.assertEqual(sum(r[key] for r in rows.values()), total, key)
 
 

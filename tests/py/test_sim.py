@@ -15,7 +15,8 @@ from tests.py import FIXTURES
 from kfront import collect, functable, regions, results, sim, simjobs
 
 COLUMNS = (['func', 'insns', 'bytes', 'taken_branches'] + list(sim.CLASSES)
-           + ['skylake.l1i_misses', 'skylake.uop_misses', 'skylake.itlb_misses'])
+           + ['skylake.l1i_misses', 'skylake.uop_misses', 'skylake.itlb_misses',
+              'skylake.l1i_prefetches'])
 STUB, HOT, DIV = 1, 2, 3
 # functions 10.. : many small ones, to fill the table past its top N
 SMALL = list(range(10, 10 + functable.TOP_FUNCTIONS + 5))
@@ -23,8 +24,10 @@ SMALL = list(range(10, 10 + functable.TOP_FUNCTIONS + 5))
 
 def row(fid: int, insns: int, div: int = 0, l1i: int = 0) -> list[int]:
     values = dict.fromkeys(COLUMNS, 0)
+    # a line prefetched on every miss
     values.update({'func': fid, 'insns': insns, 'bytes': 4 * insns,
-                   'div': div, 'skylake.l1i_misses': l1i})
+                   'div': div, 'skylake.l1i_misses': l1i,
+                   'skylake.l1i_prefetches': l1i})
     return [values[c] for c in COLUMNS]
 
 
@@ -38,7 +41,8 @@ def region(seq: int, rows: list[list[int]], footprint: int) -> dict:
             'footprint_lines': footprint // 64, 'footprint_bytes': footprint,
             'models': {'skylake': {
                 name: sum(r[COLUMNS.index(f'skylake.{name}')] for r in rows)
-                for name in ('l1i_misses', 'uop_misses', 'itlb_misses')}}}
+                for name in ('l1i_misses', 'uop_misses', 'itlb_misses',
+                             'l1i_prefetches')}}}
 
 
 def write_output(path: Path, stub_l1i: int = 0, div_l1i: int = 7) -> None:
@@ -157,6 +161,9 @@ class MissesOfMeasuredCode(unittest.TestCase):
         self.assertEqual([data.regions[s]['models']['skylake']['l1i_misses']
                           for s in (2, 3, 4)], [8, 8, 8])
         self.assertEqual(entry['counters']['sim.skylake.l1i_misses']['samples'],
+                         [7, 7, 7])
+        # so are its prefetches (a counter with function rows too)
+        self.assertEqual(entry['counters']['sim.skylake.l1i_prefetches']['samples'],
                          [7, 7, 7])
         # the miss is not lost: the stub's row shows it
         stub = next(r for r in entry['sim_functions']['top']

@@ -210,6 +210,8 @@ void attrib_add_misses(struct region *r, u32 fn, int model,
 	m[FN_L1I_MISSES] += add->l1i;
 	m[FN_UOP_MISSES] += add->uop;
 	m[FN_ITLB_MISSES] += add->itlb;
+	m[FN_L1I_PREFETCHES] += add->pf;
+	m[FN_ITLB_L1_MISSES] += add->itlb1;
 }
 
 /* A model's miss counts, before a segment's run (for its function row). */
@@ -218,6 +220,8 @@ void misses_save(struct misses *x, const struct model_ctr *d)
 	x->l1i = d->l1i_misses;
 	x->uop = d->uop_misses;
 	x->itlb = d->itlb_misses;
+	x->pf = d->l1i_prefetches;
+	x->itlb1 = d->itlb_l1_misses;
 }
 
 /* Add a run's misses in model @i to its function's row in the open
@@ -225,7 +229,7 @@ void misses_save(struct misses *x, const struct model_ctr *d)
  * runs add none and look up no row. */
 static void note_misses(int i, const struct misses *add, u32 fn)
 {
-	if (!(add->l1i | add->uop | add->itlb))
+	if (!(add->l1i | add->uop | add->itlb | add->pf | add->itlb1))
 		return;
 	attrib_add_misses(fs.cur, fn, i, add);
 	if (fs.loop_rec)
@@ -237,7 +241,7 @@ static void note_misses(int i, const struct misses *add, u32 fn)
  * (run_models(), bulk.c). */
 void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn)
 {
-	struct misses add = { 0, n * mo->uop_misses, 0 };
+	struct misses add = { 0, n * mo->uop_misses, 0, 0, 0 };
 
 	note_misses(i, &add, fn);
 }
@@ -250,6 +254,8 @@ void attribute_misses(int i, const struct model_ctr *d,
 		d->l1i_misses - before->l1i,
 		d->uop_misses - before->uop,
 		d->itlb_misses - before->itlb,
+		d->l1i_prefetches - before->pf,
+		d->itlb_l1_misses - before->itlb1,
 	};
 
 	note_misses(i, &add, fn);

@@ -46,9 +46,11 @@ struct model_ctr {
 	u64 itlb_misses;	/* page walks: misses in both levels */
 };
 
-/* The misses of one model that a function's row adds up (attrib.c). */
+/* The misses of one model that a function's row adds up (attrib.c):
+ * L1i misses, uop-cache misses, page walks, L1i prefetches and L1 iTLB
+ * misses. */
 struct misses {
-	u64 l1i, uop, itlb;
+	u64 l1i, uop, itlb, pf, itlb1;
 };
 
 static inline void misses_add(struct misses *to, const struct misses *add)
@@ -56,6 +58,8 @@ static inline void misses_add(struct misses *to, const struct misses *add)
 	to->l1i += add->l1i;
 	to->uop += add->uop;
 	to->itlb += add->itlb;
+	to->pf += add->pf;
+	to->itlb1 += add->itlb1;
 }
 
 /*
@@ -261,7 +265,10 @@ enum {
 	FN_ID, FN_INSNS, FN_BYTES, FN_TAKEN, FN_CLS,
 	FN_MODEL0 = FN_CLS + FESIM_NCLS
 };
-enum { FN_L1I_MISSES, FN_UOP_MISSES, FN_ITLB_MISSES, FN_PER_MODEL };
+enum {
+	FN_L1I_MISSES, FN_UOP_MISSES, FN_ITLB_MISSES, FN_L1I_PREFETCHES,
+	FN_ITLB_L1_MISSES, FN_PER_MODEL
+};
 
 /* Where the simulation's time goes (speed=on; output.c). Counted always:
  * a few increments per segment run. */

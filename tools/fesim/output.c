@@ -135,7 +135,8 @@ static void put_counters(FILE *f, const struct counters *c)
 static void put_fn_columns(FILE *f)
 {
 	static const char *const model_cols[FN_PER_MODEL] = {
-		"l1i_misses", "uop_misses", "itlb_misses"
+		"l1i_misses", "uop_misses", "itlb_misses", "l1i_prefetches",
+		"itlb_l1_misses"
 	};
 	int k, i;
 

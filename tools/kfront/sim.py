@@ -261,7 +261,7 @@ def merge_into_run(run: Run, sim: SimOutput) -> int:
         for model in sim.models:
             for name in PER_MODEL + PER_MODEL_NEW:
                 vals = None
-                if bracket is not None and name in PER_MODEL:
+                if bracket is not None:
                     vals = _measured_misses(sim, p, name, model, bracket)
                 if vals is None:
                     vals = _series(sim, p, name, model)
@@ -302,8 +302,8 @@ def describe(sim: SimOutput) -> dict[str, Any]:
     return {'models': sim.models, 'regions': len(sim.regions),
             'header': sim.header,
             'whole_boot_repeatable': WHOLE_BOOT_REPEATABLE,
-            # what sim.MODEL.{l1i,uop,itlb}_misses count; the other
-            # per-model counters have no per-function rows: whole regions
+            # what the model counters with function rows count (a plugin
+            # before their columns: l1i_prefetches, itlb_l1_misses whole)
             'misses_of': (regions.MISSES_MEASURED if sim.funcs and
                           any(c.endswith('.l1i_misses') for c in sim.func_columns)
                           else regions.MISSES_WHOLE_REGION)}
