@@ -44,8 +44,7 @@ def _setting(model: str, policy: str | None) -> str:
 
 
 def _sign(a: float, b: float) -> int:
-    if abs(a - b) <= TIE_REL * max(abs(a), abs(b)) or \
-            max(a, b) < stats.NEXT_TO_NOTHING:
+    if abs(a - b) <= TIE_REL * max(abs(a), abs(b)) or stats.next_to_nothing(a, b):
         return 0
     return -1 if a < b else 1
 

@@ -219,20 +219,13 @@ def _no_interval(label: str, a: str, b: str, med: dict[str, float]) -> str:
             f"{b} {med[b]:g} per operation")
 
 
-def _next_to_nothing(a: float, b: float) -> bool:
-    """Both medians under stats.NEXT_TO_NOTHING per operation: a miss or two
-    a run against none is how rounding fell, not a win (simulated counts
-    are exact, so the bootstrap alone would call it one)."""
-    return max(a, b) < stats.NEXT_TO_NOTHING
-
-
 def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
                med: dict[str, float], ratio_name: str, inverted: bool,
                phrase: str) -> tuple[str, str]:
     """(winner or "", the sentence) for winner against other, given the
     ratio (named ratio_name, e.g. "Os/O2") that compares them; inverted:
     the ratio is winner over other, so "times" reads it the other way."""
-    if _next_to_nothing(med[winner], med[other]):
+    if stats.next_to_nothing(med[winner], med[other]):
         return "", (f"{label}: no winner ({winner} {med[winner]:g} and {other} "
                     f"{med[other]:g} per operation: both under "
                     f"{stats.NEXT_TO_NOTHING:g}, next to nothing)")
@@ -354,7 +347,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
             r = c.ratio
             if p in not_robust and _flipped(not_robust[p], v, baseline):
                 t.not_robust += 1
-            elif r is not None and r.marked and not _next_to_nothing(
+            elif r is not None and r.marked and not stats.next_to_nothing(
                     c.per_op.median, bc.per_op.median):
                 if r.value < 1:
                     t.wins += 1
