@@ -3,7 +3,9 @@
 results give the same text, the table has one row per workload with the
 real-CPU ratio and its interval, the crossover is the first sweep point
 where Os misses clearly less, and the patterns of the explaining functions
-are grouped by which variant has more of them."""
+are grouped by which variant has more of them; models whose L1i tables
+are the same share one, and the uop cache gets its own section, tallied
+per model."""
 from __future__ import annotations
 
 import unittest
@@ -70,6 +72,77 @@ class Render(unittest.TestCase):
         chart = study.ratio_chart(HOST)
         self.assertIn('net.x', chart)
         self.assertIsNone(study.ratio_chart(None))
+
+
+def uop_entry(bench: str, variant: str, fp: int, l1i: float,
+              uops: dict[str, float]) -> dict:
+    """A simulated result under two models: the same L1i figure in both,
+    each its own uop-cache misses."""
+    per_op = {'sim.instructions': 100.0}
+    for model, misses in uops.items():
+        per_op[f'sim.{model}.l1i_misses'] = l1i
+        per_op[f'sim.{model}.uop_misses'] = misses
+    cols = ['instructions', *(f'{m}.uop_misses' for m in uops)]
+    return {'bench': bench, 'variant': variant, 'footprint': fp,
+            'counters': counters(per_op),
+            'sim_functions': {'per': 'run', 'columns': cols,
+                              'top': [{'function': 'hot', 'addr': '0x10',
+                                       'instructions': 1000,
+                                       **{f'{m}.uop_misses': v * 10
+                                          for m, v in uops.items()}}],
+                              'other': {'functions': 0, 'instructions': 0}}}
+
+
+# zen4 named first by the run, though after skylake by name
+UOP_SIM = {'git': 'abc', 'extra': {'sim': {'models': ['zen4', 'skylake']}},
+           'results': [
+               uop_entry('net.x', 'O2', 0, 0.0, {'skylake': 100, 'zen4': 10}),
+               uop_entry('net.x', 'Os', 0, 0.0, {'skylake': 50, 'zen4': 30}),
+               uop_entry('net.x', 'O2', 64, 2.0, {'skylake': 200, 'zen4': 100}),
+               uop_entry('net.x', 'Os', 64, 1.0, {'skylake': 203, 'zen4': 0.001}),
+               uop_entry('sched.y', 'O2', 0, 0.0, {'skylake': 0.001, 'zen4': 0}),
+               uop_entry('sched.y', 'Os', 0, 0.0, {'skylake': 0.005, 'zen4': 4})]}
+
+
+class UopCache(unittest.TestCase):
+    def test_tally(self) -> None:
+        # skylake: fewer at net.x @0; within 5 % at @64; both next to
+        # nothing at sched.y. zen4: more at net.x @0 and sched.y (O2 0),
+        # fewer at @64
+        self.assertEqual(study.uop_tally(UOP_SIM, 'skylake'), (1, 0, 2))
+        self.assertEqual(study.uop_tally(UOP_SIM, 'zen4'), (1, 2, 0))
+
+    def test_section(self) -> None:
+        text = study.render(study.Inputs(sim=UOP_SIM, host=None))
+        self.assertIn('Simulated L1i misses per operation, skylake and zen4 '
+                      '(the same figures under each), O2 / Os:', text)
+        self.assertEqual(text.count('Simulated L1i misses per operation'), 1)
+        self.assertIn('## The uop cache per model', text)
+        self.assertIn('| skylake | 1 | 0 | 2 |', text)
+        self.assertIn('| zen4 | 1 | 2 | 0 |', text)
+        self.assertIn('Simulated uop-cache misses per operation, skylake, '
+                      'O2 / Os:', text)
+        self.assertIn('| net.x | 10.00 / 30.00 | 100.00 / 0.00 |', text)
+        # the run's first model is the one the workload sections explain
+        self.assertIn('Uop-cache misses at footprint 0 (zen4): `./kfront '
+                      'explain SIM/results.json --bench net.x --counter '
+                      'sim.zen4.uop_misses --footprint 0`', text)
+
+    def test_models_apart(self) -> None:
+        sim = {'git': 'abc', 'results': [
+            uop_entry('net.x', 'O2', 0, 1.0, {'skylake': 1}),
+            uop_entry('net.x', 'O2', 64, 1.0, {'skylake': 1}),
+            uop_entry('net.x', 'O2', 0, 2.0, {'zen4': 1}),
+            uop_entry('net.x', 'O2', 64, 2.0, {'zen4': 1})]}
+        sim['results'] = [{**a, 'counters': {**a['counters'], **b['counters']}}
+                          for a, b in zip(sim['results'][:2], sim['results'][2:])]
+        text = study.render(study.Inputs(sim=sim, host=None))
+        self.assertIn('Simulated L1i misses per operation, skylake, O2:', text)
+        self.assertIn('Simulated L1i misses per operation, zen4, O2:', text)
+
+    def test_no_uop_counters(self) -> None:
+        self.assertNotIn('The uop cache per model',
+                         study.render(study.Inputs(sim=SIM, host=HOST)))
 
 
 class Summarise(unittest.TestCase):

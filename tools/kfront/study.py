@@ -4,7 +4,8 @@ under fesim, a footprint sweep, several models) and two host runs (the same
 variants timed on this machine's CPU, TSC; and counted by callgrind, per
 function),
 write docs/findings.md: what differs between the variants, where the
-I-cache crossover lies per model, and the functions and code patterns
+I-cache crossover lies per model, how each model's uop cache takes each
+variant, and the functions and code patterns
 responsible, each claim with the command that reproduces it.
 
 Everything here is a function of the two results documents and the
@@ -127,10 +128,67 @@ def crossover(data: dict[str, Any] | None, bench: str, model: str) -> str:
 
 
 def _misses(data: dict[str, Any] | None, bench: str, fp: int, model: str,
-            variants: list[str]) -> str:
-    vals = [_median(_entry(data, bench, fp, v), f'sim.{model}.l1i_misses')
+            variants: list[str], kind: str = 'l1i_misses') -> str:
+    vals = [_median(_entry(data, bench, fp, v), f'sim.{model}.{kind}')
             for v in variants]
     return ' / '.join('n/a' if v is None else f'{v:.2f}' for v in vals)
+
+
+def _lead_model(data: dict[str, Any] | None) -> str | None:
+    """The first model the run named (`--sim A,B`: A), else the first by
+    name: the one whose uop-cache misses the workload sections explain."""
+    models = _models(data)
+    named = [m for m in ((data or {}).get('extra', {}).get('sim', {})
+                         .get('models') or []) if m in models]
+    return (named or models or [None])[0]
+
+
+def uop_tally(data: dict[str, Any] | None, model: str) -> tuple[int, int, int]:
+    """Over every (workload, sweep point) with both medians: the points
+    where Os misses the uop cache clearly less than O2, clearly more, and
+    neither (the crossover's margin and floor, applied both ways)."""
+    counter = f'sim.{model}.uop_misses'
+    fewer = more = same = 0
+    for b in _benches(data):
+        for fp in _footprints(data):
+            a = _median(_entry(data, b, fp, BASE), counter)
+            o = _median(_entry(data, b, fp, OTHER), counter)
+            if a is None or o is None:
+                continue
+            if a >= CROSS_FLOOR and o < a * (1 - CROSS_MARGIN):
+                fewer += 1
+            elif o >= CROSS_FLOOR and a < o * (1 - CROSS_MARGIN):
+                more += 1
+            else:
+                same += 1
+    return fewer, more, same
+
+
+def _said_of(models: list[str]) -> str:
+    return models[0] if len(models) == 1 else \
+        ', '.join(models[:-1]) + ' and ' + models[-1]
+
+
+def _sweep_tables(data: dict[str, Any] | None, benches: list[str],
+                  models: list[str], variants: list[str], kind: str,
+                  what: str) -> list[str]:
+    """One table of `kind` per operation per model over the sweep; models
+    whose tables are the same (the L1i: one geometry, policy and prefetch
+    in every preset) share one, and say so."""
+    fps = _footprints(data)
+    tables: dict[tuple, list[str]] = {}
+    for m in models:
+        rows = tuple(tuple([b, *(_misses(data, b, fp, m, variants, kind)
+                                 for fp in fps)]) for b in benches)
+        tables.setdefault(rows, []).append(m)
+    out = []
+    for rows, names in tables.items():
+        same = (' (the same figures under each)' if len(names) > 1 else '')
+        out += [f'{what} per operation, {_said_of(names)}{same}, '
+                f'{" / ".join(variants)}:', '']
+        out += _table(['workload', *(f'@{fp}' for fp in fps)],
+                      [list(r) for r in rows])
+    return out
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -219,6 +277,17 @@ def _why(inp: Inputs, bench: str) -> tuple[list[str], list[str]]:
             out += [f'L1i misses at footprint {big} ({model}): `./kfront explain '
                     f'{inp.sim_path} --bench {bench} --counter {counter} '
                     f'--footprint {big}`', '', '```', *text, '```', '']
+    lead = _lead_model(inp.sim)
+    first = _entry(inp.sim, bench, 0, BASE)
+    counter = f'sim.{lead}.uop_misses'
+    if lead and first and counter in first.get('counters', {}):
+        fp = first.get('footprint')
+        text, _ = _explain(inp.sim, bench, fp, counter, (inp.kernel, inp.kernel))
+        at = '' if fp is None else f' --footprint {fp}'
+        if text and not text[0].startswith('(not'):
+            out += [f'Uop-cache misses at footprint 0 ({lead}): `./kfront '
+                    f'explain {inp.sim_path} --bench {bench} --counter '
+                    f'{counter}{at}`', '', '```', *text, '```', '']
     return out, key
 
 
@@ -248,6 +317,35 @@ would settle them on bare metal (`./kfront run` on a box with a PMU, or
 The event codes come from Intel's SDM and perfmon tables and Linux's
 tools/perf/pmu-events (docs/measurement.md lists the ones kfront programs).
 """
+
+
+def _uop_section(data: dict[str, Any] | None, benches: list[str],
+                 models: list[str], variants: list[str]) -> list[str]:
+    """Where the models differ: the uop cache (the decoded-uop cache the
+    2013 case for -Os rested on)."""
+    have = [m for m in models
+            if any(f'sim.{m}.uop_misses' in e.get('counters', {})
+                   for e in _entries(data))]
+    if not have:
+        return []
+    out = ['## The uop cache per model', '',
+           'A uop-cache miss is a look-up of a window\'s entry that is not '
+           'cached, so its instructions go through the legacy decoders. The '
+           'models differ here, not in the L1i: each has its own uop-cache '
+           'size and layout (docs/fesim.md, "Presets"; the placement rules '
+           'are Intel\'s published ones for skylake, with the JCC erratum '
+           'on, and an assumption for the others). Compared as the crossover '
+           f'is (by more than {CROSS_MARGIN:.0%}, at least {CROSS_FLOOR} '
+           'misses per operation), over every workload and sweep point:', '']
+    rows = []
+    for m in have:
+        fewer, more, same = uop_tally(data, m)
+        rows.append([m, str(fewer), str(more), str(same)])
+    out += _table(['model', 'Os misses clearly less than O2',
+                   'Os misses clearly more', 'within the margin'], rows)
+    out += _sweep_tables(data, benches, have, variants, 'uop_misses',
+                         'Simulated uop-cache misses')
+    return out
 
 
 def render(inp: Inputs) -> str:
@@ -314,19 +412,15 @@ def render(inp: Inputs) -> str:
                 f'{CROSS_FLOOR} misses per operation), per simulated model:', '']
         out += _table(['workload', *models],
                       [[b, *(crossover(inp.sim, b, m) for m in models)] for b in benches])
-        fps = _footprints(inp.sim)
-        for m in models:
-            out += [f'Simulated L1i misses per operation, {m}, '
-                    f'{" / ".join(variants)}:', '']
-            out += _table(['workload', *(f'@{fp}' for fp in fps)],
-                          [[b, *(_misses(inp.sim, b, fp, m, variants) for fp in fps)]
-                           for b in benches])
+        out += _sweep_tables(inp.sim, benches, models, variants,
+                             'l1i_misses', 'Simulated L1i misses')
         hfps = _footprints(inp.host)
         if len(hfps) > 1:
             out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster):', '']
             out += _table(['workload', *(f'@{fp}' for fp in hfps)],
                           [[b, *(time_ratio(inp.host, b, fp) for fp in hfps)]
                            for b in benches])
+        out += _uop_section(inp.sim, benches, models, variants)
     whys = {b: _why(inp, b) for b in benches}
     out += ['## In short', '',
             'Per workload: the real-CPU ratio, then what differs in the functions that '
