@@ -25,7 +25,9 @@ from pathlib import Path
 
 from kfront import build, paths, study
 
-MODELS = 'skylake,zen4,goldencove'
+# skylake-nojcc beside skylake: which of skylake's uop-cache figures the
+# JCC erratum decides (docs/findings.md, "The uop cache per model")
+MODELS = 'skylake,skylake-nojcc,zen4,goldencove'
 VARIANTS = 'O2,Os,hybrid'
 BENCH = 'net.*,sched.*,mix.*'
 SWEEP = {True: '0,64', False: '0,32,64,128,256'}
@@ -34,7 +36,7 @@ SWEEP = {True: '0,64', False: '0,32,64,128,256'}
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         'study', help='measure O2, Os and hybrid, explain the differences, write docs/findings.md',
-        description='Run the footprint sweep in the simulator (skylake, zen4, goldencove) and '
+        description=f'Run the footprint sweep in the simulator ({MODELS.replace(",", ", ")}) and '
         'the host harness with callgrind on this CPU, side by side, then explain every '
         'workload\'s O2/Os difference and regenerate docs/findings.md and its chart.')
     p.add_argument('--quick', action='store_true',

@@ -334,7 +334,8 @@ def _uop_section(data: dict[str, Any] | None, benches: list[str],
            'models differ here, not in the L1i: each has its own uop-cache '
            'size and layout (docs/fesim.md, "Presets"; the placement rules '
            'are Intel\'s published ones for skylake, with the JCC erratum '
-           'on, and an assumption for the others). Compared as the crossover '
+           'on, and skylake-nojcc, without it; an assumption for the '
+           'others). Compared as the crossover '
            f'is (by more than {CROSS_MARGIN:.0%}, at least {CROSS_FLOOR} '
            'misses per operation), over every workload and sweep point:', '']
     rows = []
