@@ -23,8 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--sim', default='skylake', help='simulator model(s) (default skylake)')
     p.add_argument('--bench', default='net.*,sched.*,mix.*,calib.memcpy20,calib.unlikely',
                    help='benchmarks to run')
-    p.add_argument('--rank', choices=flags.METRICS, default='l1i',
-                   help='order of the table (default: simulated L1i misses)')
+    p.add_argument('--rank', choices=flags.METRICS, default='uop',
+                   help='order of the table (default: simulated uop-cache misses; '
+                   'scores take the footprint-0 points, where the L1i seldom misses)')
     p.add_argument('--full', action='store_true', help='full runs instead of quick ones')
     p.add_argument('--out', type=Path, help='also write the scores as JSON here')
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if not per_batch:
         return 1
     scores = flags.merge_scores(per_batch)
-    print(flags.ranked_table(scores, args.rank))
+    print(flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0]))
     if args.out:
         args.out.write_text(json.dumps([s.__dict__ for s in scores], indent=1))
     return 1 if failed else 0

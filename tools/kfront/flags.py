@@ -23,8 +23,13 @@ import variants as vt  # noqa: E402  (tools/build/variants.py)
 MAX_PER_IMAGE = 8
 REFERENCES = (vt.Variant('O2', 'gcc', ('-O2',), 'reference'),
               vt.Variant('Os', 'gcc', ('-Os',), 'reference'))
-# Figures of merit, per operation, lower is better.
-METRICS = ('text', 'sim.instructions', 'l1i', 'tsc')
+# Figures of merit, per operation, lower is better. l1i and uop: the
+# misses of the first simulated model (by name) in its L1i and uop cache.
+METRICS = ('text', 'sim.instructions', 'l1i', 'uop', 'tsc')
+# Miss counts: a point where either side is next to nothing has no ratio
+# worth a mean (0 misses against 0.003, or 0 against 15): it is left out
+# and counted, as in the verdict's geometric mean (stats.NEXT_TO_NOTHING).
+MISS_METRICS = ('l1i', 'uop')
 
 
 @dataclass
@@ -35,6 +40,8 @@ class Score:
     text: int | None = None
     ratios: dict[str, float | None] = field(default_factory=dict)
     benches: int = 0
+    # per miss metric: points left out, a side under NEXT_TO_NOTHING
+    left_out: dict[str, int] = field(default_factory=dict)
 
 
 def batches(cands: list[vt.Variant]) -> list[list[vt.Variant]]:
@@ -57,18 +64,26 @@ def _per_op(entry: dict[str, Any], counter: str) -> float | None:
     return c['per_op']['median'] if c else None
 
 
-def _l1i_counter(entries: list[dict[str, Any]]) -> str | None:
-    names = sorted({c for e in entries for c in e.get('counters', {})
-                    if c.startswith('sim.') and c.endswith('.l1i_misses')})
-    return names[0] if names else None
+def _model_counter(entries: list[dict[str, Any]], kind: str) -> str | None:
+    """sim.MODEL.KIND of the first model by name, None without one."""
+    models = sorted({c.split('.')[1] for e in entries for c in e.get('counters', {})
+                     if c.startswith('sim.') and c.endswith('.l1i_misses')})
+    return f'sim.{models[0]}.{kind}' if models else None
+
+
+def model_of(results: dict[str, Any]) -> str | None:
+    """The model whose misses the l1i and uop columns give."""
+    counter = _model_counter(results.get('results', []), 'l1i_misses')
+    return counter.split('.')[1] if counter else None
 
 
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 variants: list[vt.Variant]) -> list[Score]:
     """Scores of every variant of one boot, as ratios to that boot's O2."""
     entries = [e for e in results.get('results', []) if e.get('footprint') in (None, 0)]
-    l1i = _l1i_counter(entries)
-    counters = {'sim.instructions': 'sim.instructions', 'l1i': l1i, 'tsc': 'tsc'}
+    counters = {'sim.instructions': 'sim.instructions',
+                'l1i': _model_counter(entries, 'l1i_misses'),
+                'uop': _model_counter(entries, 'uop_misses'), 'tsc': 'tsc'}
     base = {(e['bench'], e['group']): e for e in entries if e['variant'] == 'O2'}
     size_of = {s['variant']: s['text'] for s in sizes}
     out = []
@@ -86,7 +101,11 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
             for e in mine:
                 b = base.get((e['bench'], e['group']))
                 num, den = _per_op(e, counter), _per_op(b, counter) if b else None
-                if num is not None and den:
+                if num is None or den is None:
+                    continue
+                if metric in MISS_METRICS and min(num, den) < stats.NEXT_TO_NOTHING:
+                    sc.left_out[metric] = sc.left_out.get(metric, 0) + 1
+                elif den:
                     ratios.append(num / den)
             sc.ratios[metric] = stats.geomean(ratios)
         out.append(sc)
@@ -109,20 +128,21 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
     return list(merged.values())
 
 
-def ranked_table(scores: list[Score], rank: str) -> str:
+def ranked_table(scores: list[Score], rank: str, model: str | None = None) -> str:
     def key(s: Score) -> tuple[int, float]:
         r = s.ratios.get(rank)
         return (r is None, r if r is not None else 0.0)
 
     head = ['rank', 'variant', 'text B', 'text/O2', 'sim insns/O2', 'sim L1i miss/O2',
-            'TSC/O2', 'flags']
+            'sim uop miss/O2', 'TSC/O2', 'flags']
     rows = []
     for i, s in enumerate(sorted(scores, key=key), 1):
         def fmt(m: str) -> str:
             r = s.ratios.get(m)
             return f'{r:.3f}' if r is not None else 'n/a'
         rows.append([str(i), s.name, str(s.text or 'n/a'), fmt('text'),
-                     fmt('sim.instructions'), fmt('l1i'), fmt('tsc'), s.flags])
+                     fmt('sim.instructions'), fmt('l1i'), fmt('uop'), fmt('tsc'),
+                     s.flags])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head) - 1)]
     lines = ['  '.join(c.ljust(w) for c, w in zip(head, widths)) + '  ' + head[-1]]
     lines.append('  '.join('-' * w for w in widths) + '  -----')
@@ -131,4 +151,13 @@ def ranked_table(scores: list[Score], rank: str) -> str:
     lines.append('Ratios are geometric means over benchmarks of the per-operation medians, '
                  'each to the O2 of the same boot; lower is better. TSC under QEMU TCG '
                  'measures the emulator, not the CPU front end.')
+    if model:
+        lines.append(f'L1i and uop-cache misses: the {model} model; a benchmark where '
+                     f'either side misses under {stats.NEXT_TO_NOTHING} times per '
+                     'operation is left out of that mean.')
+    for metric, label in (('l1i', 'L1i'), ('uop', 'uop-cache')):
+        out = {s.name: s.left_out[metric] for s in scores if s.left_out.get(metric)}
+        if out:
+            lines.append(f'Benchmarks left out of the {label} means: ' + ', '.join(
+                f'{name} {n}' for name, n in sorted(out.items())) + '.')
     return '\n'.join(lines)

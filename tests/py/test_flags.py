@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The flag explorer's scores (tools/kfront/flags.py): each a geometric
+mean over benchmarks of per-operation ratios to the O2 of the same boot,
+footprint-0 points only; the L1i and uop-cache columns are the first
+model's, and a benchmark where either side misses next to nothing is left
+out of that mean and counted, not dropped in silence (nor does a candidate
+that misses not at all vanish from the mean as a ratio of 0)."""
+from __future__ import annotations
+
+import unittest
+
+from kfront import flags
+
+VARIANTS = [flags.vt.Variant('O2', 'gcc', ('-O2',), 'reference'),
+            flags.vt.Variant('cand', 'gcc', ('-O2', '-fx'), 'a candidate')]
+
+
+def entry(bench: str, variant: str, fp: int | None, **per_op: float) -> dict:
+    counters = {name.replace('__', '.'): {'per_op': {'median': v}}
+                for name, v in per_op.items()}
+    return {'bench': bench, 'group': bench, 'variant': variant,
+            'footprint': fp, 'counters': counters}
+
+
+def sim(bench: str, variant: str, fp: int | None, insns: float, l1i: float,
+        uop: float) -> dict:
+    # zen4 sorts after skylake: the columns are skylake's
+    return entry(bench, variant, fp, sim__instructions=insns,
+                 sim__skylake__l1i_misses=l1i, sim__skylake__uop_misses=uop,
+                 sim__zen4__l1i_misses=99.0, sim__zen4__uop_misses=99.0)
+
+
+RESULTS = {'results': [
+    sim('net.a', 'O2', 0, 100, 0.0, 10.0), sim('net.a', 'cand', 0, 110, 0.0, 20.0),
+    sim('net.b', 'O2', 0, 100, 4.0, 40.0), sim('net.b', 'cand', 0, 100, 1.0, 10.0),
+    # the candidate misses not at all where O2 does: no ratio, left out
+    sim('net.c', 'O2', 0, 100, 0.005, 5.0), sim('net.c', 'cand', 0, 100, 0.0, 0.0),
+    # a sweep point: not scored
+    sim('net.a', 'O2', 64, 100, 50.0, 50.0), sim('net.a', 'cand', 64, 100, 1.0, 1.0),
+    # unswept benchmark
+    sim('sched.x', 'O2', None, 100, 0.0, 8.0), sim('sched.x', 'cand', None, 100, 0.0, 8.0),
+]}
+SIZES = [{'variant': 'O2', 'text': 1000}, {'variant': 'cand', 'text': 900}]
+
+
+class Scores(unittest.TestCase):
+    def setUp(self) -> None:
+        scores = flags.score_batch(RESULTS, SIZES, VARIANTS)
+        self.o2, self.cand = scores
+
+    def test_ratios(self) -> None:
+        self.assertAlmostEqual(self.cand.ratios['text'], 0.9)
+        self.assertAlmostEqual(self.cand.ratios['sim.instructions'],
+                               1.1 ** 0.25)
+        # uop: net.a 2, net.b 0.25, sched.x 1 (net.c left out)
+        self.assertAlmostEqual(self.cand.ratios['uop'], 0.5 ** (1 / 3))
+        # L1i: only net.b has misses on both sides
+        self.assertAlmostEqual(self.cand.ratios['l1i'], 0.25)
+        self.assertIsNone(self.cand.ratios['tsc'])
+
+    def test_left_out(self) -> None:
+        self.assertEqual(self.cand.left_out, {'l1i': 3, 'uop': 1})
+        self.assertEqual(self.o2.ratios['uop'], 1.0)
+
+    def test_table(self) -> None:
+        text = flags.ranked_table([self.o2, self.cand], 'uop',
+                                  flags.model_of(RESULTS))
+        lines = text.splitlines()
+        self.assertIn('sim uop miss/O2', lines[0])
+        self.assertTrue(lines[2].split()[1] == 'cand', text)   # 0.794 < 1
+        self.assertIn('L1i and uop-cache misses: the skylake model', text)
+        self.assertIn('Benchmarks left out of the L1i means: O2 3, cand 3.', text)
+        # O2 against itself at net.c: 5 misses both sides, kept
+        self.assertIn('Benchmarks left out of the uop-cache means: cand 1.', text)
+
+    def test_model_of(self) -> None:
+        self.assertEqual(flags.model_of(RESULTS), 'skylake')
+        self.assertIsNone(flags.model_of({'results': [
+            entry('net.a', 'O2', 0, tsc=1.0)]}))
+
+
+if __name__ == '__main__':
+    unittest.main()
