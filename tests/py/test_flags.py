@@ -63,8 +63,7 @@ class Scores(unittest.TestCase):
         self.assertEqual(self.o2.ratios['uop'], 1.0)
 
     def test_table(self) -> None:
-        text = flags.ranked_table([self.o2, self.cand], 'uop',
-                                  flags.model_of(RESULTS))
+        text = flags.ranked_table([self.o2, self.cand], 'uop', 'skylake')
         lines = text.splitlines()
         self.assertIn('sim uop miss/O2', lines[0])
         self.assertTrue(lines[2].split()[1] == 'cand', text)   # 0.794 < 1
@@ -73,10 +72,14 @@ class Scores(unittest.TestCase):
         # O2 against itself at net.c: 5 misses both sides, kept
         self.assertIn('Benchmarks left out of the uop-cache means: cand 1.', text)
 
-    def test_model_of(self) -> None:
-        self.assertEqual(flags.model_of(RESULTS), 'skylake')
-        self.assertIsNone(flags.model_of({'results': [
-            entry('net.a', 'O2', 0, tsc=1.0)]}))
+    def test_no_model(self) -> None:
+        """Without a simulated counter the miss columns are n/a."""
+        o2, cand = flags.score_batch({'results': [
+            entry('net.a', 'O2', 0, tsc=10.0), entry('net.a', 'cand', 0, tsc=9.0)]},
+            SIZES, VARIANTS)
+        self.assertAlmostEqual(cand.ratios['tsc'], 0.9)
+        self.assertIsNone(cand.ratios['uop'])
+        self.assertIsNone(cand.ratios['l1i'])
 
 
 if __name__ == '__main__':

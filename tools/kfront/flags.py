@@ -71,12 +71,6 @@ def _model_counter(entries: list[dict[str, Any]], kind: str) -> str | None:
     return f'sim.{models[0]}.{kind}' if models else None
 
 
-def model_of(results: dict[str, Any]) -> str | None:
-    """The model whose misses the l1i and uop columns give."""
-    counter = _model_counter(results.get('results', []), 'l1i_misses')
-    return counter.split('.')[1] if counter else None
-
-
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 variants: list[vt.Variant]) -> list[Score]:
     """Scores of every variant of one boot, as ratios to that boot's O2."""
@@ -129,6 +123,9 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
 
 
 def ranked_table(scores: list[Score], rank: str, model: str | None = None) -> str:
+    """The scores ranked by `rank`; `model`: the setting whose misses the
+    L1i and uop columns give (the first of the run's by name, as
+    _model_counter picks it)."""
     def key(s: Score) -> tuple[int, float]:
         r = s.ratios.get(rank)
         return (r is None, r if r is not None else 0.0)
