@@ -140,6 +140,17 @@ class UopCache(unittest.TestCase):
         self.assertIn('Simulated L1i misses per operation, skylake, O2:', text)
         self.assertIn('Simulated L1i misses per operation, zen4, O2:', text)
 
+    def test_apart_below_the_printed_digits(self) -> None:
+        """Figures that print alike but differ are not called the same."""
+        sim = {'git': 'abc', 'results': [
+            uop_entry('net.x', 'O2', 0, 1.0, {'skylake': 1}),
+            uop_entry('net.x', 'O2', 64, 1.0, {'skylake': 1})]}
+        for e, l1i in zip(sim['results'], (1.001, 1.0)):
+            e['counters']['sim.zen4.l1i_misses'] = {'per_op': {'median': l1i}}
+        text = study.render(study.Inputs(sim=sim, host=None))
+        self.assertNotIn('the same figures under each', text)
+        self.assertIn('Simulated L1i misses per operation, zen4, O2:', text)
+
     def test_no_uop_counters(self) -> None:
         self.assertNotIn('The uop cache per model',
                          study.render(study.Inputs(sim=SIM, host=HOST)))

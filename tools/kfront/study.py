@@ -176,18 +176,20 @@ def _sweep_tables(data: dict[str, Any] | None, benches: list[str],
     whose tables are the same (the L1i: one geometry, policy and prefetch
     in every preset) share one, and say so."""
     fps = _footprints(data)
+    # grouped by the exact medians, not by the two decimals printed
     tables: dict[tuple, list[str]] = {}
     for m in models:
-        rows = tuple(tuple([b, *(_misses(data, b, fp, m, variants, kind)
-                                 for fp in fps)]) for b in benches)
-        tables.setdefault(rows, []).append(m)
+        exact = tuple(_median(_entry(data, b, fp, v), f'sim.{m}.{kind}')
+                      for b in benches for fp in fps for v in variants)
+        tables.setdefault(exact, []).append(m)
     out = []
-    for rows, names in tables.items():
+    for names in tables.values():
         same = (' (the same figures under each)' if len(names) > 1 else '')
         out += [f'{what} per operation, {_said_of(names)}{same}, '
                 f'{" / ".join(variants)}:', '']
         out += _table(['workload', *(f'@{fp}' for fp in fps)],
-                      [list(r) for r in rows])
+                      [[b, *(_misses(data, b, fp, names[0], variants, kind)
+                             for fp in fps)] for b in benches])
     return out
 
 
