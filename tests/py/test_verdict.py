@@ -275,6 +275,43 @@ class TestVerdict(unittest.TestCase):
         self.assertIn("  Ring-0 PMU counters: core cycles per operation", lines)
         self.assertIn("  Ring-0 PMU counters: L1 I-cache misses per operation", lines)
 
+    def test_sim_verdicts_l1i_then_uop_per_model(self) -> None:
+        """Each model's uop-cache misses get a verdict of their own, after
+        its L1i misses; the other simulated counters none."""
+        names = ["sim.zen4.uop_misses", "sim.skylake.l1i_misses",
+                 "sim.zen4.l1i_misses", "sim.skylake.uop_misses",
+                 "sim.skylake.itlb_misses", "sim.instructions",
+                 "sim.skylake@plru.uop_misses", "l1i_misses"]
+        self.assertEqual(verdict.sim_verdict_counters(names), [
+            "sim.skylake.l1i_misses", "sim.skylake.uop_misses",
+            "sim.skylake@plru.uop_misses",
+            "sim.zen4.l1i_misses", "sim.zen4.uop_misses"])
+        res = pmu_results()
+        for e in res.results:
+            e.counters = {f"sim.zen4.{k}": c for k, c in e.counters.items()
+                          if k in ("l1i_misses", "cycles")}
+            e.counters = {k.replace("cycles", "uop_misses"): c
+                          for k, c in e.counters.items()}
+        lines = verdict.render(verdict.verdicts(res, ["sim"]))
+        self.assertIn("  Simulated front end (zen4, kernel code): simulated L1 "
+                      "I-cache misses (zen4) per operation", lines)
+        self.assertIn("  Simulated front end (zen4, kernel code): simulated "
+                      "uop-cache misses (zen4) per operation", lines)
+
+    def test_a_winner_next_to_nothing_is_said_plainly(self) -> None:
+        """O2 at 0.0001 misses an operation against hybrid's 7.126 is a
+        real win, but not "71260 times fewer": the medians are given."""
+        r = model.Ratio("O2", 71260.0, 71260.0, 71260.0, "", significant=True,
+                        every_run_same=True)
+        winner, line = verdict._pair_line(
+            "sched.ctxsw", "O2", "hybrid", r, {"O2": 0.0001, "hybrid": 7.126},
+            "hybrid/O2", False, "took {x} times fewer misses than")
+        self.assertEqual(winner, "O2")
+        self.assertTrue(line.startswith(
+            "sched.ctxsw: O2 0.0001 per operation, hybrid 7.126 (hybrid/O2 71260"),
+            line)
+        self.assertNotIn("times fewer", line)
+
     def test_no_verdict_from_emulator_time(self) -> None:
         run = collect.collect_file(FIXTURES / "real_quick.log").runs[0]
         tcg = model.from_dict(results.build_results(run, {}))

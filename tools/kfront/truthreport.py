@@ -62,10 +62,9 @@ def _cell(e: Result | None, counter: str, base: str) -> list[Cell]:
 
 
 def primary_table(results: Results) -> Table | None:
-    """Per workload and variant: simulated L1i misses and instructions |
-    real-CPU time (host harness). None without either."""
-    sims = sorted(n for n in results.counter_names()
-                  if n.startswith("sim.") and n.endswith(".l1i_misses"))
+    """Per workload and variant: simulated L1i and uop-cache misses and
+    instructions | real-CPU time (host harness). None without either."""
+    sims = verdict.sim_verdict_counters(results.counter_names())
     host = results.host
     host_by = {_key(e): e for e in host.results} if host else {}
     if not sims and not host_by:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from . import robustness, stats
 from .model import Counter, Ratio, Result, Results
@@ -248,9 +248,12 @@ def _pair_line(label: str, winner: str, other: str, r: Ratio | None,
     if not r.marked:
         return "", f"{label}: no clear winner ({winner} and {other} within noise: " \
                    f"{ratio_name} {_times(r, False)})"
-    if inverted and (r.value <= 0 or r.lo <= 0):
-        # the winner's median (or a resample's) is 0: "N times fewer" has
-        # no N, so the medians are said plainly
+    if (inverted and (r.value <= 0 or r.lo <= 0)) or \
+            med[winner] < stats.NEXT_TO_NOTHING:
+        # the winner's median (or a resample's) is 0, or next to nothing
+        # while the other's is not: "N times fewer" has no N worth saying
+        # (a miss in ten thousand operations against seven a operation
+        # is "71260 times fewer"), so the medians are said plainly
         iv = (f", {stats.EVERY_RUN_SAME}" if r.every_run_same
               else f" [{r.lo:g}, {r.hi:g}]")
         return winner, (f"{label}: {winner} {med[winner]:g} per operation, {other} "
@@ -402,10 +405,24 @@ def header(baseline: str) -> str:
     return f"Verdict ({LOWER_IS_BETTER}; baseline {baseline})"
 
 
+# Each simulated model's verdicts, in this order: the L1i, where the
+# footprint sweep shows the crossing, and the uop cache, where the
+# variants differ at every footprint (docs/findings.md).
+SIM_VERDICT_KINDS = ("l1i_misses", "uop_misses")
+
+
+def sim_verdict_counters(names: Iterable[str]) -> list[str]:
+    """sim.MODEL.KIND for every model and SIM_VERDICT_KINDS, by model."""
+    picked = [n.split(".") for n in names if n.startswith("sim.")]
+    picked = [p for p in picked if len(p) == 3 and p[2] in SIM_VERDICT_KINDS]
+    return [".".join(p) for p in
+            sorted(picked, key=lambda p: (p[1], SIM_VERDICT_KINDS.index(p[2])))]
+
+
 def verdicts(results: Results, truth_sources: Sequence[str],
              not_robust: NotRobust | None = None) -> list[Verdict]:
     """Every source of truth's verdicts for one run: ring-0 PMU counters
-    (cycles, L1i misses), simulated L1i misses per model, and real-CPU time
+    (cycles, L1i misses), simulated L1i and uop-cache misses per model, and real-CPU time
     from the host harness (results.host). Never TSC of a TCG guest."""
     base = results.baseline or "O2"
     out: list[Verdict] = []
@@ -416,8 +433,7 @@ def verdicts(results: Results, truth_sources: Sequence[str],
                 out.append(verdict(results.results, c, base, "Ring-0 PMU counters",
                                    not_robust))
     if "sim" in truth_sources:
-        for c in sorted(n for n in names if n.startswith("sim.") and
-                        n.endswith(".l1i_misses")):
+        for c in sim_verdict_counters(names):
             model = c.split(".")[1]
             out.append(verdict(results.results, c, base,
                                f"Simulated front end ({model}, kernel code)", not_robust))
