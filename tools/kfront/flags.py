@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import stats
+from . import sim, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'build'))
 import variants as vt  # noqa: E402  (tools/build/variants.py)
@@ -66,8 +66,7 @@ def _per_op(entry: dict[str, Any], counter: str) -> float | None:
 
 def _model_counter(entries: list[dict[str, Any]], kind: str) -> str | None:
     """sim.MODEL.KIND of the first model by name, None without one."""
-    models = sorted({c.split('.')[1] for e in entries for c in e.get('counters', {})
-                     if c.startswith('sim.') and c.endswith('.l1i_misses')})
+    models = sim.models_of(c for e in entries for c in e.get('counters', {}))
     return f'sim.{models[0]}.{kind}' if models else None
 
 
@@ -97,7 +96,7 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 num, den = _per_op(e, counter), _per_op(b, counter) if b else None
                 if num is None or den is None:
                     continue
-                if metric in MISS_METRICS and min(num, den) < stats.NEXT_TO_NOTHING:
+                if metric in MISS_METRICS and not stats.worth_a_ratio(num, den):
                     sc.left_out[metric] = sc.left_out.get(metric, 0) + 1
                 elif den:
                     ratios.append(num / den)

@@ -28,7 +28,7 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from . import functable, regions
 from .records import Run
@@ -105,6 +105,13 @@ def split_setting(setting: str) -> tuple[str, str]:
 WHOLE_BOOT_REPEATABLE = False
 WHOLE_BOOT_NOTE = ('whole-boot totals are NOT repeatable (firmware and idle '
                    'code run by the host clock); region figures are')
+
+
+def models_of(names: Iterable[str]) -> list[str]:
+    """The simulator settings (MODEL[@POLICY]) that per-model counter
+    names (sim.SETTING.COUNTER) name, sorted."""
+    return sorted({n.split('.')[1] for n in names
+                   if n.startswith('sim.') and n.count('.') == 2})
 
 
 def plugin_args(plugin: Path, models: list[str], out: Path,

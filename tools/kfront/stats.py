@@ -35,6 +35,16 @@ def next_to_nothing(a: float, b: float) -> bool:
     how rounding fell (exact simulated counts of a miss a run against
     none pass any bootstrap)."""
     return max(a, b) < NEXT_TO_NOTHING
+
+
+def worth_a_ratio(a: float, b: float) -> bool:
+    """Both per-operation figures at least NEXT_TO_NOTHING: their ratio
+    says how two variants compare, and may enter a geometric mean (with
+    either side next to nothing it says how rounding fell: 0.0001 misses
+    an operation against 7 is "71260 times fewer")."""
+    return min(a, b) >= NEXT_TO_NOTHING
+
+
 # Normal-theory factors: SE(median) ~ 1.2533 * sigma / sqrt(n) and
 # sigma ~ 1.4826 * MAD for normally distributed data.
 MAD_TO_SIGMA = 1.4826

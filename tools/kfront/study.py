@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import explain, stats, svg
+from . import explain, sim, stats, svg
 
 BASE, OTHER = 'O2', 'Os'
 TOP = 5
@@ -106,9 +106,7 @@ def _footprints(data: dict[str, Any] | None) -> list[int]:
 
 
 def _models(data: dict[str, Any] | None) -> list[str]:
-    names = {c.split('.')[1] for e in _entries(data) for c in e.get('counters', {})
-             if c.startswith('sim.') and c.endswith('.l1i_misses')}
-    return sorted(names)
+    return sim.models_of(c for e in _entries(data) for c in e.get('counters', {}))
 
 
 def crossover(data: dict[str, Any] | None, bench: str, model: str) -> str:

@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from . import robustness, stats
+from . import robustness, sim, stats
 from .model import Counter, Ratio, Result, Results
 from .results import counter_label
 
@@ -358,7 +358,7 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
                     t.losses += 1
             else:
                 t.ties += 1
-            if min(c.per_op.median, bc.per_op.median) >= stats.NEXT_TO_NOTHING:
+            if stats.worth_a_ratio(c.per_op.median, bc.per_op.median):
                 pairs.setdefault(v, []).append((_per_op(e, c), _per_op(base, bc)))
             else:
                 t.left_out += 1
@@ -413,10 +413,9 @@ SIM_VERDICT_KINDS = ("l1i_misses", "uop_misses")
 
 def sim_verdict_counters(names: Iterable[str]) -> list[str]:
     """sim.MODEL.KIND for every model and SIM_VERDICT_KINDS, by model."""
-    picked = [n.split(".") for n in names if n.startswith("sim.")]
-    picked = [p for p in picked if len(p) == 3 and p[2] in SIM_VERDICT_KINDS]
-    return [".".join(p) for p in
-            sorted(picked, key=lambda p: (p[1], SIM_VERDICT_KINDS.index(p[2])))]
+    names = set(names)
+    return [c for m in sim.models_of(names) for k in SIM_VERDICT_KINDS
+            if (c := f"sim.{m}.{k}") in names]
 
 
 def verdicts(results: Results, truth_sources: Sequence[str],

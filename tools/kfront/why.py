@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import explain
+from . import explain, sim
 from .model import Result, Results
 
 TOP = 3
@@ -31,8 +31,7 @@ def _split_by(counter: str) -> str:
 
 def _candidates(entry: Result) -> list[str]:
     names = list(entry.counters)
-    models = sorted({n.split('.')[1] for n in names
-                     if n.startswith('sim.') and n.count('.') == 2})
+    models = sim.models_of(names)
     out = []
     for pattern in EXPLAINED:
         out += [pattern.format(m=m) for m in models] if '{m}' in pattern else [pattern]
