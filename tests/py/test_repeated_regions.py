@@ -36,7 +36,7 @@ class RepeatedRegions(unittest.TestCase):
                                   check=False)
 
     def test_shares(self) -> None:
-        recs = [{'type': 'fesim', 'format': 2},
+        recs = [{'type': 'fesim', 'format': 2, 'models': ['a', 'b']},
                 region(0, 100, 10, 10),
                 region(1, 200, 30, 30),
                 region(2, 100, 10, 10),   # repeats region 0 under a
@@ -54,13 +54,20 @@ class RepeatedRegions(unittest.TestCase):
     def test_not_fesim_output(self) -> None:
         out = self.run_probe(['{"type":"fesim"}', 'exit=qemu quick'])
         self.assertNotEqual(out.returncode, 0)
-        self.assertIn('fesim.jsonl:2: not a fesim output line', out.stderr)
+        # the error of the loader every tool reads fesim output with (sim.load)
+        self.assertIn('fesim.jsonl:2: not JSON', out.stderr)
         self.assertNotIn('Traceback', out.stderr)
 
     def test_no_total(self) -> None:
-        out = self.run_probe([json.dumps(region(0, 1, 1, 1))])
+        out = self.run_probe(['{"type":"fesim","format":2,"models":["a","b"]}',
+                              json.dumps(region(0, 1, 1, 1))])
         self.assertNotEqual(out.returncode, 0)
         self.assertIn('no regions or no total line', out.stderr)
+
+    def test_no_header(self) -> None:
+        out = self.run_probe([json.dumps(region(0, 1, 1, 1))])
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn('no fesim header line', out.stderr)
 
 
 if __name__ == '__main__':

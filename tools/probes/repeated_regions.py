@@ -16,23 +16,11 @@ setting's cost; the denominator is the setting's whole-run total.
 
 OUT: a `kfront run --sim ...` output folder (the merged fesim.jsonl).
 """
-import json
 import sys
+from pathlib import Path
 
-
-def read(path):
-    regions, total = [], None
-    with open(path, encoding='utf-8') as f:
-        for n, line in enumerate(f, 1):
-            try:
-                rec = json.loads(line)
-            except ValueError as e:
-                sys.exit(f'{path}:{n}: not a fesim output line ({e})')
-            if rec.get('type') == 'region':
-                regions.append(rec)
-            elif rec.get('type') == 'total':
-                total = rec
-    return regions, total
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from kfront import sim  # noqa: E402  (tools/kfront/sim.py)
 
 
 def repeated_lookups(regions, model):
@@ -56,20 +44,20 @@ def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__.strip())
     try:
-        regions, total = read(argv[1])
-    except OSError as e:
-        sys.exit(f'{argv[1]}: {e.strerror}')
-    if not regions or total is None:
+        out = sim.load(Path(argv[1]))
+    except sim.SimError as e:
+        sys.exit(str(e))
+    regions = [out.regions[seq] for seq in sorted(out.regions)]
+    if not regions or not out.total:
         sys.exit(f'{argv[1]}: no regions or no total line: '
                  'not a whole fesim output')
-    for model in regions[0]['models']:
+    for model in out.models:
         n_rep, rep, inside = repeated_lookups(regions, model)
-        whole = total['models'][model]['uop_lookups']
+        whole = out.total['models'][model]['uop_lookups']
         print(f'{model}: {len(regions)} regions, {n_rep} repeat an earlier '
               f'one; uop-cache look-ups {whole}: in regions {inside} '
               f'({inside / whole:.1%}), in repeating regions {rep} '
               f'({rep / whole:.1%})')
-
 
 if __name__ == '__main__':
     main(sys.argv)
