@@ -4,12 +4,14 @@ mean over benchmarks of per-operation ratios to the O2 of the same boot,
 footprint-0 points only; the L1i and uop-cache columns are the first
 model's, and a benchmark where either side misses next to nothing is left
 out of that mean and counted, not dropped in silence (nor does a candidate
-that misses not at all vanish from the mean as a ratio of 0)."""
+that misses not at all vanish from the mean as a ratio of 0). The CPU
+column is the host harness's real-CPU time, with a bootstrap interval;
+time under TCG is labelled as the emulator's."""
 from __future__ import annotations
 
 import unittest
 
-from kfront import flags
+from kfront import cmd_flags, flags
 
 VARIANTS = [flags.vt.Variant('O2', 'gcc', ('-O2',), 'reference'),
             flags.vt.Variant('cand', 'gcc', ('-O2', '-fx'), 'a candidate')]
@@ -80,6 +82,73 @@ class Scores(unittest.TestCase):
         self.assertAlmostEqual(cand.ratios['tsc'], 0.9)
         self.assertIsNone(cand.ratios['uop'])
         self.assertIsNone(cand.ratios['l1i'])
+
+
+def timed(bench: str, variant: str, samples: list[float], fp: int | None = 0) -> dict:
+    """A host-harness entry: TSC samples of runs of 100 operations."""
+    return {'bench': bench, 'group': 0, 'variant': variant, 'footprint': fp, 'iters': 100,
+            'counters': {'tsc': {'samples': samples}}}
+
+
+HOST = {'machine': {'brand': 'AMD EPYC'}, 'results': [
+    timed('net.a', 'O2', [1000.0, 1010.0, 990.0, 1005.0, 995.0, 1000.0, 1002.0]),
+    timed('net.a', 'cand', [2000.0, 2060.0, 1940.0, 2030.0, 1970.0, 2000.0, 2010.0]),
+    timed('net.b', 'O2', [500.0, 505.0, 495.0, 502.0, 498.0, 500.0, 501.0]),
+    timed('net.b', 'cand', [500.0, 505.0, 495.0, 502.0, 498.0, 500.0, 501.0]),
+    # a sweep point is not scored
+    timed('net.a', 'O2', [10.0] * 7, fp=64), timed('net.a', 'cand', [90.0] * 7, fp=64),
+]}
+
+
+class CpuTime(unittest.TestCase):
+    """The host harness's time, each variant to the O2 of the same run."""
+
+    def setUp(self) -> None:
+        self.o2, self.cand = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST)
+
+    def test_ratio_and_interval(self) -> None:
+        # net.a 2, net.b 1: geometric mean sqrt(2)
+        self.assertAlmostEqual(self.cand.ratios['cpu'], 2 ** 0.5)
+        lo, hi = self.cand.intervals['cpu']
+        self.assertTrue(lo < 2 ** 0.5 < hi, (lo, hi))
+        self.assertLess(hi - lo, 0.05)
+        self.assertEqual(self.o2.ratios['cpu'], 1.0)
+        self.assertNotIn('cpu', self.o2.intervals)
+
+    def test_without_host(self) -> None:
+        _, cand = flags.score_batch(RESULTS, SIZES, VARIANTS)
+        self.assertIsNone(cand.ratios['cpu'])
+        text = flags.ranked_table([cand], 'uop', 'skylake')
+        self.assertIn('CPU time: n/a, the host harness did not run', text)
+
+    def test_table(self) -> None:
+        text = flags.ranked_table([self.o2, self.cand], 'cpu', 'skylake', 'AMD EPYC')
+        lines = text.splitlines()
+        self.assertIn('CPU time/O2', lines[0])
+        self.assertIn('TCG TSC/O2', lines[0])
+        self.assertEqual(lines[2].split()[1], 'O2', text)     # 1 < 1.414
+        lo, hi = self.cand.intervals['cpu']
+        self.assertIn(f'1.414 [{lo:.3f}, {hi:.3f}]', lines[3])
+        self.assertIn("this machine's CPU (AMD EPYC)", text)
+        self.assertIn('measures the emulator, not a CPU: not a result', text)
+
+    def test_merged_reference(self) -> None:
+        """A reference in two batches: the median ratio, no interval."""
+        _, os1 = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST)
+        _, os2 = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST)
+        merged = flags.merge_scores([[os1], [os2]])[0]
+        self.assertEqual(merged.batches, 2)
+        self.assertEqual(merged.intervals, {})
+        self.assertAlmostEqual(merged.ratios['cpu'], 2 ** 0.5)
+        self.assertIn('cand: in every batch; their figures are the medians',
+                      flags.ranked_table([merged], 'uop'))
+
+    def test_cpu_label(self) -> None:
+        self.assertEqual(cmd_flags.cpu_label({'machine': {
+            'brand': 'AMD EPYC', 'vendor': 'AuthenticAMD', 'family': 26, 'model': 2,
+            'hypervisor': 'KVMKVMKVM'}}),
+            'AMD EPYC, AuthenticAMD family 0x1a model 0x2, in a VM (KVMKVMKVM)')
+        self.assertEqual(cmd_flags.cpu_label({}), 'unknown, ? family ? model ?')
 
 
 if __name__ == '__main__':

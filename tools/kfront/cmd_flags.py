@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from kfront import argtypes, build, collect, flags, kargs, names, paths, qemu, results, sim, size
+from kfront.cmd_host import run_suite_program
 
 DEFAULT_CANDIDATES = paths.ROOT / 'bench' / 'hybrid-candidates.ini'
 FLAGS_BUILD = paths.ROOT / 'build-flags'
@@ -17,7 +18,8 @@ FLAGS_BUILD = paths.ROOT / 'build-flags'
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser('flags', help='build and rank candidate flag sets against O2 and Os',
                        description='Build one variant per candidate flag set, run the suite '
-                       'under the front-end simulator, and print a ranked table.')
+                       'under the front-end simulator and (unless --no-host) on this '
+                       'machine\'s CPU in user space, and print a ranked table.')
     p.add_argument('candidates', nargs='?', type=Path, default=DEFAULT_CANDIDATES,
                    help='candidate file (default bench/hybrid-candidates.ini)')
     p.add_argument('--sim', default='skylake', help='simulator model(s) (default skylake)')
@@ -25,20 +27,55 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='benchmarks to run')
     p.add_argument('--rank', choices=flags.METRICS, default='uop',
                    help='order of the table (default: simulated uop-cache misses; '
-                   'scores take the footprint-0 points, where the L1i seldom misses)')
-    p.add_argument('--full', action='store_true', help='full runs instead of quick ones')
+                   'scores take the footprint-0 points, where the L1i seldom misses); '
+                   'cpu: time on this CPU (host harness); tsc: time under QEMU TCG, '
+                   'the emulator\'s, not a result')
+    p.add_argument('--full', action='store_true', help='full runs instead of quick ones '
+                   'in QEMU (the host harness always takes full runs at footprint 0)')
+    p.add_argument('--no-host', action='store_true',
+                   help='skip the host harness: no CPU time column')
     p.add_argument('--out', type=Path, help='also write the scores as JSON here')
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS', help='give up on a boot after this long (default 3600)')
     p.set_defaults(func=run)
 
 
-def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int) -> list:
+def host_batch(args: argparse.Namespace, work: Path, n: int) -> dict | None:
+    """The batch's variants timed on this CPU by the host harness the
+    batch's build made: full runs (a quick run's seven are too few on a
+    noisy machine, and at footprint 0 a batch takes under a minute)."""
+    exe = FLAGS_BUILD / 'host' / 'kfront-host'
+    out = work / f'batch{n}-host'
+    out.mkdir()
+    cmd = [str(exe)] + kargs.build(kargs.Selection(bench=args.bench, footprint='0'))
+    run_, extra, status = run_suite_program(cmd, out, args.timeout, 'kfront flags',
+                                            f'batch {n} on this CPU in user space')
+    if run_ is None or status != 0 or not run_.complete:
+        print(f'kfront flags: batch {n}: the host harness did not complete (status '
+              f'{status}); no CPU time for this batch', file=sys.stderr)
+        return None
+    return results.build_results(run_, extra)
+
+
+def cpu_label(host: dict) -> str:
+    """The CPU the host harness ran on, as its machine record gives it."""
+    m = host.get('machine') or {}
+    fam, mod = m.get('family'), m.get('model')
+    return (f"{m.get('brand', 'unknown')}, {m.get('vendor', '?')} family "
+            f"{hex(fam) if isinstance(fam, int) else '?'} model "
+            f"{hex(mod) if isinstance(mod, int) else '?'}"
+            + (f", in a VM ({m['hypervisor']})" if m.get('hypervisor') else ''))
+
+
+def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int
+              ) -> tuple[list, dict | None]:
+    """The batch's scores (empty when its boot gave nothing) and its host
+    harness results (None without)."""
     table = work / f'batch{n}.ini'
     flags.write_table(variants, table)
     print(f'kfront flags: batch {n}: {", ".join(v.name for v in variants)}', flush=True)
     if not build.build(FLAGS_BUILD, options=[f'-Dvariants_file={table}']):
-        return []
+        return [], None
     log, sim_out = work / f'batch{n}.log', work / f'batch{n}.fesim.jsonl'
     cmdline = kargs.build(kargs.Selection(quick=not args.full, bench=args.bench),
                           leading=('exit=qemu',))
@@ -51,11 +88,12 @@ def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int) -> l
     if not col.runs:
         print(f'kfront flags: batch {n} produced no results (kernel status {res.status}); '
               f'see {log}', file=sys.stderr)
-        return []
+        return [], None
     run = col.runs[-1]
     sim.merge_into_run(run, sim.load(sim_out))
     data = results.build_results(run, {'source': 'kfront flags'})
-    return flags.score_batch(data, size.analyze_build(FLAGS_BUILD), variants)
+    host = None if args.no_host else host_batch(args, work, n)
+    return flags.score_batch(data, size.analyze_build(FLAGS_BUILD), variants, host), host
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,17 +109,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     per_batch = []
     failed = False
+    cpu = None
     with tempfile.TemporaryDirectory(prefix='kfront-flags-') as tmp:
         for n, batch in enumerate(flags.batches(cands), 1):
-            scores = run_batch(batch, args, Path(tmp), n)
+            scores, host = run_batch(batch, args, Path(tmp), n)
             if scores:
                 per_batch.append(scores)
-            else:
+            if not scores or (host is None and not args.no_host):
                 failed = True
+            if host is not None:
+                cpu = cpu_label(host)
     if not per_batch:
         return 1
     scores = flags.merge_scores(per_batch)
-    print(flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0]))
+    print(flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0], cpu))
     if args.out:
         args.out.write_text(json.dumps([s.__dict__ for s in scores], indent=1))
     return 1 if failed else 0

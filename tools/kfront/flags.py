@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The flag explorer: build one variant per candidate flag set, run the
 suite (in the front-end simulator where it exists), rank the candidates.
+With the host harness (the default of `kfront flags`), each batch's
+variants are also timed on this machine's real CPU in user space: the
+one time figure that measures a CPU, not QEMU.
 
 Candidates come from an INI file in the variant-table format
 (bench/hybrid-candidates.ini). O2 and Os are always added as references.
@@ -15,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import sim, stats
+from . import sim, stats, verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'build'))
 import variants as vt  # noqa: E402  (tools/build/variants.py)
@@ -24,8 +27,10 @@ MAX_PER_IMAGE = 8
 REFERENCES = (vt.Variant('O2', 'gcc', ('-O2',), 'reference'),
               vt.Variant('Os', 'gcc', ('-Os',), 'reference'))
 # Figures of merit, per operation, lower is better. l1i and uop: the
-# misses of the first simulated model (by name) in its L1i and uop cache.
-METRICS = ('text', 'sim.instructions', 'l1i', 'uop', 'tsc')
+# misses of the first simulated model (by name) in its L1i and uop cache;
+# tsc: time under QEMU TCG (the emulator's, kept only to show it is not a
+# result); cpu: the host harness's TSC time on this machine's CPU.
+METRICS = ('text', 'sim.instructions', 'l1i', 'uop', 'tsc', 'cpu')
 # Miss counts: a point where either side is next to nothing has no ratio
 # worth a mean (0 misses against 0.003, or 0 against 15): it is left out
 # and counted, as in the verdict's geometric mean (stats.NEXT_TO_NOTHING).
@@ -42,6 +47,10 @@ class Score:
     benches: int = 0
     # per miss metric: points left out, a side under NEXT_TO_NOTHING
     left_out: dict[str, int] = field(default_factory=dict)
+    # per metric with one: the bootstrap interval of its geometric mean
+    intervals: dict[str, list[float]] = field(default_factory=dict)
+    # boots whose figures were merged (a reference is in every batch)
+    batches: int = 1
 
 
 def batches(cands: list[vt.Variant]) -> list[list[vt.Variant]]:
@@ -70,10 +79,45 @@ def _model_counter(entries: list[dict[str, Any]], kind: str) -> str | None:
     return f'sim.{models[0]}.{kind}' if models else None
 
 
+def _footprint_0(results: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in results.get('results', []) if e.get('footprint') in (None, 0)]
+
+
+def _per_op_samples(entry: dict[str, Any], counter: str) -> list[float]:
+    c = entry.get('counters', {}).get(counter) or {}
+    return [s / entry['iters'] for s in c.get('samples') or []]
+
+
+def cpu_time(host: dict[str, Any], variant: str
+             ) -> tuple[float | None, list[float] | None]:
+    """The geometric mean over benchmarks of variant's median TSC time per
+    operation over O2's, both from one host-harness run (variants
+    interleaved run by run), with its bootstrap interval (None where the
+    runs are too few); (None, None) without both variants' times."""
+    entries = _footprint_0(host)
+    base = {(e['bench'], e['group']): e for e in entries if e['variant'] == 'O2'}
+    pairs = []
+    for e in entries:
+        b = base.get((e['bench'], e['group']))
+        if e['variant'] != variant or b is None:
+            continue
+        mine, ref = _per_op_samples(e, 'tsc'), _per_op_samples(b, 'tsc')
+        if mine and ref and min(mine + ref) > 0:
+            pairs.append((mine, ref))
+    if not pairs:
+        return None, None
+    if variant == 'O2':     # against itself: 1, and no interval to give
+        return 1.0, None
+    value, lo, hi = verdict.geomean_ci(pairs, stats.seed_for('flags', variant))
+    return value, [lo, hi] if lo is not None and hi is not None else None
+
+
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
-                variants: list[vt.Variant]) -> list[Score]:
-    """Scores of every variant of one boot, as ratios to that boot's O2."""
-    entries = [e for e in results.get('results', []) if e.get('footprint') in (None, 0)]
+                variants: list[vt.Variant], host: dict[str, Any] | None = None
+                ) -> list[Score]:
+    """Scores of every variant of one boot, as ratios to that boot's O2;
+    host: the same variants' host-harness results (the cpu column)."""
+    entries = _footprint_0(results)
     counters = {'sim.instructions': 'sim.instructions',
                 'l1i': _model_counter(entries, 'l1i_misses'),
                 'uop': _model_counter(entries, 'uop_misses'), 'tsc': 'tsc'}
@@ -101,12 +145,16 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 elif den:
                     ratios.append(num / den)
             sc.ratios[metric] = stats.geomean(ratios)
+        sc.ratios['cpu'], interval = cpu_time(host, v.name) if host else (None, None)
+        if interval:
+            sc.intervals['cpu'] = interval
         out.append(sc)
     return out
 
 
 def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
-    """References appear in every batch: keep the median of their ratios."""
+    """References appear in every batch: keep the median of their ratios
+    (a median of geometric means has no interval of its own)."""
     merged: dict[str, Score] = {}
     seen: dict[str, list[Score]] = {}
     for batch in per_batch:
@@ -117,36 +165,54 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
         for metric in METRICS:
             vals = [s.ratios.get(metric) for s in scores if s.ratios.get(metric) is not None]
             first.ratios[metric] = stats.median(vals) if vals else None
+        if len(scores) > 1:
+            first.batches = len(scores)
+            first.intervals = {}
         merged[name] = first
     return list(merged.values())
 
 
-def ranked_table(scores: list[Score], rank: str, model: str | None = None) -> str:
+def ranked_table(scores: list[Score], rank: str, model: str | None = None,
+                 cpu: str | None = None) -> str:
     """The scores ranked by `rank`; `model`: the setting whose misses the
     L1i and uop columns give (the first of the run's by name, as
-    _model_counter picks it)."""
+    _model_counter picks it); `cpu`: the CPU the host harness ran on."""
     def key(s: Score) -> tuple[int, float]:
         r = s.ratios.get(rank)
         return (r is None, r if r is not None else 0.0)
 
     head = ['rank', 'variant', 'text B', 'text/O2', 'sim insns/O2', 'sim L1i miss/O2',
-            'sim uop miss/O2', 'TSC/O2', 'flags']
+            'sim uop miss/O2', 'CPU time/O2', 'TCG TSC/O2', 'flags']
     rows = []
     for i, s in enumerate(sorted(scores, key=key), 1):
         def fmt(m: str) -> str:
             r = s.ratios.get(m)
-            return f'{r:.3f}' if r is not None else 'n/a'
+            if r is None:
+                return 'n/a'
+            iv = s.intervals.get(m)
+            return f'{r:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]' if iv else f'{r:.3f}'
         rows.append([str(i), s.name, str(s.text or 'n/a'), fmt('text'),
-                     fmt('sim.instructions'), fmt('l1i'), fmt('uop'), fmt('tsc'),
-                     s.flags])
+                     fmt('sim.instructions'), fmt('l1i'), fmt('uop'), fmt('cpu'),
+                     fmt('tsc'), s.flags])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head) - 1)]
     lines = ['  '.join(c.ljust(w) for c, w in zip(head, widths)) + '  ' + head[-1]]
     lines.append('  '.join('-' * w for w in widths) + '  -----')
     lines += ['  '.join(c.ljust(w) for c, w in zip(r, widths)) + '  ' + r[-1] for r in rows]
     lines.append('')
     lines.append('Ratios are geometric means over benchmarks of the per-operation medians, '
-                 'each to the O2 of the same boot; lower is better. TSC under QEMU TCG '
-                 'measures the emulator, not the CPU front end.')
+                 'each to the O2 of the same boot; lower is better. TCG TSC: time under '
+                 'QEMU TCG, which measures the emulator, not a CPU: not a result.')
+    if cpu:
+        lines.append(f'CPU time: the host harness on this machine\'s CPU ({cpu}), in user '
+                     'space, TSC per operation at footprint 0, the variants of a batch '
+                     'interleaved in one program run and each to that run\'s O2; '
+                     '[low, high]: a 95 % bootstrap interval of the geometric mean.')
+    else:
+        lines.append('CPU time: n/a, the host harness did not run (--no-host, or it failed).')
+    many = sorted(s.name for s in scores if s.batches > 1)
+    if many:
+        lines.append(f'{", ".join(many)}: in every batch; their figures are the medians of '
+                     'the batches\' ratios, without an interval.')
     if model:
         lines.append(f'L1i and uop-cache misses: the {model} model; a benchmark where '
                      f'either side misses under {stats.NEXT_TO_NOTHING} times per '
