@@ -190,6 +190,19 @@ class TestHostileOptions(unittest.TestCase):
                 self.assertEqual(status, 2)
                 self.assertIn("not a whole number of CPUs", err)
 
+    def test_flags_footprint(self) -> None:
+        """kfront flags scores at one footprint the kernel can run."""
+        self.assertEqual(parse(["flags", "--footprint", "128"]).footprint, 128)
+        self.assertEqual(parse(["flags"]).footprint, 0)
+        for bad, why in (("x", "want a whole number of packet-filter rules"),
+                         ("-1", "want a whole number of packet-filter rules"),
+                         ("0,64", "want a whole number of packet-filter rules"),
+                         ("99999", "more than the 1024 filter rules")):
+            with self.subTest(value=bad):
+                status, err = parse_error(["flags", f"--footprint={bad}"])
+                self.assertEqual(status, 2)
+                self.assertIn(why, err)
+
     def test_sim_jobs(self) -> None:
         self.assertEqual(parse(["run", "--sim-jobs", "3"]).sim_jobs, 3)
         self.assertIsNone(parse(["run"]).sim_jobs)

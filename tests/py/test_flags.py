@@ -74,6 +74,18 @@ class Scores(unittest.TestCase):
         # O2 against itself at net.c: 5 misses both sides, kept
         self.assertIn('Benchmarks left out of the uop-cache means: cand 1.', text)
 
+    def test_swept_footprint(self) -> None:
+        """Above footprint 0 only the benchmarks swept there are scored."""
+        o2, cand = flags.score_batch(RESULTS, SIZES, VARIANTS, footprint=64)
+        self.assertEqual(cand.benches, 1)
+        self.assertAlmostEqual(cand.ratios['l1i'], 1 / 50)
+        self.assertAlmostEqual(cand.ratios['uop'], 1 / 50)
+        text = flags.ranked_table([o2, cand], 'uop', 'skylake', footprint=64)
+        self.assertIn('Scored at footprint 64 (64 packet-filter rules): only the benchmarks '
+                      'swept there', text)
+        self.assertIn('Scored at footprint 0: every benchmark',
+                      flags.ranked_table([o2, cand], 'uop', 'skylake'))
+
     def test_no_model(self) -> None:
         """Without a simulated counter the miss columns are n/a."""
         o2, cand = flags.score_batch({'results': [
@@ -123,6 +135,9 @@ class CpuTime(unittest.TestCase):
 
     def test_table(self) -> None:
         text = flags.ranked_table([self.o2, self.cand], 'cpu', 'skylake', 'AMD EPYC')
+        self.assertIn('TSC per operation at footprint 0,', text)
+        self.assertAlmostEqual(flags.score_batch(RESULTS, SIZES, VARIANTS, HOST, 64)[1].ratios['cpu'],
+                         9.0)
         lines = text.splitlines()
         self.assertIn('CPU time/O2', lines[0])
         self.assertIn('TCG TSC/O2', lines[0])

@@ -12,6 +12,7 @@ import argparse
 import math
 import re
 
+from kfront import names
 from kfront.sim import MAX_SETTINGS
 
 # QEMU's -m takes mebibytes by default, or a number with a suffix.
@@ -85,3 +86,16 @@ def vcpu_count(text: str) -> int:
     if not 1 <= value <= SMP_MAX:
         raise argparse.ArgumentTypeError(f'{text!r}: want 1 to {SMP_MAX} CPUs')
     return value
+
+
+def footprint_point(text: str) -> int:
+    """One footprint: a number of packet-filter rules the kernel takes
+    (names.footprint_problem)."""
+    value = text.strip()
+    if not re.fullmatch(r'[0-9]+', value):
+        raise argparse.ArgumentTypeError(
+            f'{text!r}: want a whole number of packet-filter rules, e.g. 0 or 128')
+    problem = names.footprint_problem(str(int(value)))
+    if problem:
+        raise argparse.ArgumentTypeError(f'{text!r}: {problem}')
+    return int(value)

@@ -26,12 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--bench', default='net.*,sched.*,mix.*,calib.memcpy20,calib.unlikely',
                    help='benchmarks to run')
     p.add_argument('--rank', choices=flags.METRICS, default='uop',
-                   help='order of the table (default: simulated uop-cache misses; '
-                   'scores take the footprint-0 points, where the L1i seldom misses); '
+                   help='order of the table (default: simulated uop-cache misses, '
+                   'since at footprint 0 the L1i seldom misses); '
                    'cpu: time on this CPU (host harness); tsc: time under QEMU TCG, '
                    'the emulator\'s, not a result')
+    p.add_argument('--footprint', type=argtypes.footprint_point, default=0, metavar='N',
+                   help='score at this one footprint (packet-filter rules; default 0). '
+                   'Above 0 only the benchmarks swept there are scored: where the hot '
+                   'code outgrows the L1i (32 rules and more)')
     p.add_argument('--full', action='store_true', help='full runs instead of quick ones '
-                   'in QEMU (the host harness always takes full runs at footprint 0)')
+                   'in QEMU (the host harness always takes full runs)')
     p.add_argument('--no-host', action='store_true',
                    help='skip the host harness: no CPU time column')
     p.add_argument('--out', type=Path, help='also write the scores as JSON here')
@@ -43,11 +47,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def host_batch(args: argparse.Namespace, work: Path, n: int) -> dict | None:
     """The batch's variants timed on this CPU by the host harness the
     batch's build made: full runs (a quick run's seven are too few on a
-    noisy machine, and at footprint 0 a batch takes under a minute)."""
+    noisy machine, and at one footprint a batch takes about a minute)."""
     exe = FLAGS_BUILD / 'host' / 'kfront-host'
     out = work / f'batch{n}-host'
     out.mkdir()
-    cmd = [str(exe)] + kargs.build(kargs.Selection(bench=args.bench, footprint='0'))
+    cmd = [str(exe)] + kargs.build(kargs.Selection(bench=args.bench,
+                                                   footprint=str(args.footprint)))
     run_, extra, status = run_suite_program(cmd, out, args.timeout, 'kfront flags',
                                             f'batch {n} on this CPU in user space')
     if run_ is None or status != 0 or not run_.complete:
@@ -77,7 +82,10 @@ def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int
     if not build.build(FLAGS_BUILD, options=[f'-Dvariants_file={table}']):
         return [], None
     log, sim_out = work / f'batch{n}.log', work / f'batch{n}.fesim.jsonl'
-    cmdline = kargs.build(kargs.Selection(quick=not args.full, bench=args.bench),
+    # One footprint: the only point scored (a region's figures do not
+    # depend on the points run before it: docs/fesim.md, "Markers").
+    cmdline = kargs.build(kargs.Selection(quick=not args.full, bench=args.bench,
+                                          footprint=str(args.footprint)),
                           leading=('exit=qemu',))
     cfg = qemu.BootConfig(iso=paths.iso_path(FLAGS_BUILD), timeout=args.timeout,
                           kernel_args=cmdline)
@@ -93,7 +101,8 @@ def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int
     sim.merge_into_run(run, sim.load(sim_out))
     data = results.build_results(run, {'source': 'kfront flags'})
     host = None if args.no_host else host_batch(args, work, n)
-    return flags.score_batch(data, size.analyze_build(FLAGS_BUILD), variants, host), host
+    return flags.score_batch(data, size.analyze_build(FLAGS_BUILD), variants, host,
+                             args.footprint), host
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,7 +131,8 @@ def run(args: argparse.Namespace) -> int:
     if not per_batch:
         return 1
     scores = flags.merge_scores(per_batch)
-    print(flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0], cpu))
+    print(flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0], cpu,
+                             args.footprint))
     if args.out:
         args.out.write_text(json.dumps([s.__dict__ for s in scores], indent=1))
     return 1 if failed else 0

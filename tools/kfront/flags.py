@@ -79,8 +79,12 @@ def _model_counter(entries: list[dict[str, Any]], kind: str) -> str | None:
     return f'sim.{models[0]}.{kind}' if models else None
 
 
-def _footprint_0(results: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e for e in results.get('results', []) if e.get('footprint') in (None, 0)]
+def at_footprint(results: dict[str, Any], footprint: int = 0) -> list[dict[str, Any]]:
+    """The entries scored at `footprint`: at 0 the unswept benchmarks as
+    well (their one point runs footprint 0's code), above 0 only the
+    benchmarks swept there (packet-filter rules: docs/findings.md)."""
+    want = (None, 0) if footprint == 0 else (footprint,)
+    return [e for e in results.get('results', []) if e.get('footprint') in want]
 
 
 def _per_op_samples(entry: dict[str, Any], counter: str) -> list[float]:
@@ -88,13 +92,13 @@ def _per_op_samples(entry: dict[str, Any], counter: str) -> list[float]:
     return [s / entry['iters'] for s in c.get('samples') or []]
 
 
-def cpu_time(host: dict[str, Any], variant: str
+def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0
              ) -> tuple[float | None, list[float] | None]:
     """The geometric mean over benchmarks of variant's median TSC time per
     operation over O2's, both from one host-harness run (variants
     interleaved run by run), with its bootstrap interval (None where the
     runs are too few); (None, None) without both variants' times."""
-    entries = _footprint_0(host)
+    entries = at_footprint(host, footprint)
     base = {(e['bench'], e['group']): e for e in entries if e['variant'] == 'O2'}
     pairs = []
     for e in entries:
@@ -113,11 +117,12 @@ def cpu_time(host: dict[str, Any], variant: str
 
 
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
-                variants: list[vt.Variant], host: dict[str, Any] | None = None
-                ) -> list[Score]:
-    """Scores of every variant of one boot, as ratios to that boot's O2;
-    host: the same variants' host-harness results (the cpu column)."""
-    entries = _footprint_0(results)
+                variants: list[vt.Variant], host: dict[str, Any] | None = None,
+                footprint: int = 0) -> list[Score]:
+    """Scores of every variant of one boot at one footprint (at_footprint),
+    as ratios to that boot's O2; host: the same variants' host-harness
+    results (the cpu column)."""
+    entries = at_footprint(results, footprint)
     counters = {'sim.instructions': 'sim.instructions',
                 'l1i': _model_counter(entries, 'l1i_misses'),
                 'uop': _model_counter(entries, 'uop_misses'), 'tsc': 'tsc'}
@@ -145,7 +150,8 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 elif den:
                     ratios.append(num / den)
             sc.ratios[metric] = stats.geomean(ratios)
-        sc.ratios['cpu'], interval = cpu_time(host, v.name) if host else (None, None)
+        sc.ratios['cpu'], interval = (cpu_time(host, v.name, footprint) if host
+                                      else (None, None))
         if interval:
             sc.intervals['cpu'] = interval
         out.append(sc)
@@ -173,10 +179,11 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
 
 
 def ranked_table(scores: list[Score], rank: str, model: str | None = None,
-                 cpu: str | None = None) -> str:
+                 cpu: str | None = None, footprint: int = 0) -> str:
     """The scores ranked by `rank`; `model`: the setting whose misses the
     L1i and uop columns give (the first of the run's by name, as
-    _model_counter picks it); `cpu`: the CPU the host harness ran on."""
+    _model_counter picks it); `cpu`: the CPU the host harness ran on;
+    `footprint`: where the scores were taken."""
     def key(s: Score) -> tuple[int, float]:
         r = s.ratios.get(rank)
         return (r is None, r if r is not None else 0.0)
@@ -202,9 +209,13 @@ def ranked_table(scores: list[Score], rank: str, model: str | None = None,
     lines.append('Ratios are geometric means over benchmarks of the per-operation medians, '
                  'each to the O2 of the same boot; lower is better. TCG TSC: time under '
                  'QEMU TCG, which measures the emulator, not a CPU: not a result.')
+    lines.append('Scored at footprint 0: every benchmark, the unswept ones at their one point.'
+                 if footprint == 0 else
+                 f'Scored at footprint {footprint} ({footprint} packet-filter rules): only the '
+                 'benchmarks swept there; the others are left out.')
     if cpu:
         lines.append(f'CPU time: the host harness on this machine\'s CPU ({cpu}), in user '
-                     'space, TSC per operation at footprint 0, the variants of a batch '
+                     f'space, TSC per operation at footprint {footprint}, the variants of a batch '
                      'interleaved in one program run and each to that run\'s O2; '
                      '[low, high]: a 95 % bootstrap interval of the geometric mean.')
     else:
