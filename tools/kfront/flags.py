@@ -217,7 +217,9 @@ def ranked_table(scores: list[Score], rank: str, model: str | None = None,
         lines.append(f'CPU time: the host harness on this machine\'s CPU ({cpu}), in user '
                      f'space, TSC per operation at footprint {footprint}, the variants of a batch '
                      'interleaved in one program run and each to that run\'s O2; '
-                     '[low, high]: a 95 % bootstrap interval of the geometric mean.')
+                     '[low, high]: a 95 % bootstrap interval of the geometric mean within '
+                     'that one run (another run, on a shared or virtual machine, can '
+                     'differ by more).')
     else:
         lines.append('CPU time: n/a, the host harness did not run (--no-host, or it failed).')
     many = sorted(s.name for s in scores if s.batches > 1)
