@@ -22,7 +22,7 @@ class PolicyCases(unittest.TestCase):
     """Known answers of tests/fesim/policycases/policy_cases.S (cold=on,
     skylake geometry; docs/fesim.md, "Replacement and prefetch")."""
 
-    SETTINGS = "model=skylake:skylake@plru:skylake@random,cold=on"
+    SETTINGS = "model=skylake:skylake@plru:skylake@random:skylake@noprefetch,cold=on"
 
     @classmethod
     def setUpClass(cls) -> None:
@@ -76,6 +76,10 @@ class PolicyCases(unittest.TestCase):
         sky = self.on[2]["skylake"]
         self.assertEqual(sky["l1i_misses"], 10)
         self.assertEqual(sky["l1i_prefetches"], 5762)
+        # The setting @noprefetch is the override l1i_prefetch=0 under
+        # LRU: every figure of every case the same.
+        for slot, models in self.off.items():
+            self.assertEqual(self.on[slot]["skylake@noprefetch"], models["skylake"], slot)
 
     def test_two_level_itlb(self) -> None:
         # M + T0..T143: 145 pages; T pages are 9 per L1 iTLB set (8 ways,
@@ -104,7 +108,11 @@ class PolicyCases(unittest.TestCase):
         self.assertEqual(models["skylake@plru"]["uop_policy"], "lru")
         self.assertEqual(models["zen4@random"]["uop_policy"], "random")
         self.assertEqual(models["skylake@plru"]["stlb_entries"], 1536)
-        for bad in ("model=skylake@mru", "model=skylake:skylake",
+        recs, _ = run_plugin(["split=1"], "model=zen4@noprefetch")
+        model = next(r for r in recs if r["type"] == "model")
+        self.assertEqual((model["name"], model["l1i_prefetch"], model["l1i_policy"],
+                          model["uop_policy"]), ("zen4@noprefetch", 0, "lru", "lru"))
+        for bad in ("model=skylake@mru", "model=skylake:skylake", "model=skylake@nopf",
                     "model=skylake,uop_policy=plru"):
             res = subprocess.run([QEMU, "-plugin", f"{t.plugin},{bad}",
                                   str(t.exe), "split"],

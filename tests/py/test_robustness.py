@@ -112,6 +112,25 @@ class Robustness(unittest.TestCase):
         self.assertEqual(row['flipped_pairs'], [['O2', 'Os'], ['O2', 'hybrid']])
         self.assertEqual(robustness.summary(data)['tie_below'], 0.01)
 
+    def test_no_prefetch_setting(self) -> None:
+        """@noprefetch joins the comparison of a model's settings; its
+        l1i_prefetches (0 for every variant) are no ranking of their own:
+        without that, every prefetch ranking would read as flipped."""
+        def e(variant: str, misses: float, off_misses: float, prefetches: float) -> dict:
+            return entry('net.tcp_rr', variant, {
+                'sim.skylake.l1i_misses': misses,
+                'sim.skylake@noprefetch.l1i_misses': off_misses,
+                'sim.skylake.l1i_prefetches': prefetches,
+                'sim.skylake@noprefetch.l1i_prefetches': 0.0}, 128)
+        # docs/hybrid.md, 128 rules: clang-O2 < Os with the prefetch on,
+        # Os < clang-O2 with it off
+        data = {'results': [e('O2', 602.9, 2283.8, 1799.5), e('Os', 352.0, 1891.1, 1597.1),
+                            e('clang-O2', 170.1, 2214.5, 2153.4)]}
+        (row,) = robustness.rows(data)
+        self.assertEqual(row['counter'], 'sim.skylake.l1i_misses')
+        self.assertEqual(row['settings'], ['skylake', 'skylake@noprefetch'])
+        self.assertEqual(row['flipped_pairs'], [['Os', 'clang-O2']])
+
     def test_summary_is_what_not_robust_reads_back(self) -> None:
         data = fixture()
         summary = robustness.summary(data)
@@ -129,13 +148,14 @@ class PolicySyntax(unittest.TestCase):
     def test_valid(self) -> None:
         self.assertEqual(sim.parse_models('skylake,skylake@plru,zen4@random'),
                          ['skylake', 'skylake@plru', 'zen4@random'])
+        self.assertEqual(sim.parse_models('skylake@noprefetch'), ['skylake@noprefetch'])
 
     def test_invalid_names_the_valid_ones(self) -> None:
         for bad in ('skylake@mru', 'p4@lru', 'skylake@', '@plru', ''):
             with self.subTest(value=bad):
                 with self.assertRaises(sim.SimError) as cm:
                     sim.parse_models(bad)
-                self.assertIn('lru, plru, random', str(cm.exception))
+                self.assertIn('lru, plru, random, noprefetch', str(cm.exception))
                 self.assertIn('skylake', str(cm.exception))
 
     def test_duplicates_and_too_many(self) -> None:

@@ -28,7 +28,7 @@ static void usage(const char *why)
 	preset_names(names, sizeof(names));
 	snprintf(msg, sizeof(msg),
 		 "fesim: %s\n"
-		 "fesim: arguments: model=%s[@lru|plru|random][:...] "
+		 "fesim: arguments: model=%s[@lru|plru|random|noprefetch][:...] "
 		 "(several, at most %d: repeat model= or "
 		 "separate with ':' '+' or ',,'; each name once), out=PATH, "
 		 "pages=4k|2m, "

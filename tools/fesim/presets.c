@@ -160,12 +160,19 @@ static int policy_find(const char *name)
  * A policy setting (MODEL@SETTING, docs/fesim.md "Replacement and
  * prefetch"): lru = LRU everywhere (the presets' default); plru =
  * tree-PLRU for the L1i and both TLB levels, LRU for the uop cache (whose
- * entries of 1 to 3 ways fit no tree); random = seeded random everywhere.
+ * entries of 1 to 3 ways fit no tree); random = seeded random everywhere;
+ * noprefetch = LRU everywhere and no next-line prefetch, because at large
+ * footprints the prefetch decides the L1i misses as much as the code's
+ * size does (docs/hybrid.md, "At 128 filter rules").
  */
 int preset_setting(struct model_cfg *cfg, const char *policy)
 {
 	int pol = policy_find(policy);
 
+	if (!strcmp(policy, "noprefetch")) {
+		pol = POL_LRU;
+		cfg->l1i_prefetch = 0;
+	}
 	if (pol < 0)
 		return -1;
 	cfg->l1i_policy = pol;

@@ -46,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--sim', metavar='MODELS',
                    help='simulate the front end (fesim plugin): MODEL[@POLICY],..., e.g. '
                         'skylake,skylake@plru,skylake@random,zen4 (policies: lru, '
-                        'plru, random; docs/fesim.md). Under '
+                        'plru, random, and noprefetch: LRU without next-line '
+                        'prefetch; docs/fesim.md). Under '
                         'TCG it runs by default with the model nearest this CPU '
                         '(the truth line says which); "none" turns it off')
     p.add_argument('--sim-jobs', type=argtypes.sim_jobs, metavar='N',

@@ -18,6 +18,10 @@ loses a line now and then, 0.002 to 0.0055 misses an operation, and
 their order is rounding); a pair that ties under one setting and is
 ordered under another counts as a disagreement too.
 
+The setting `@noprefetch` (LRU without the next-line prefetch) joins the
+comparison the same way, except for its l1i_prefetches, which are 0 for
+every variant: the prefetch's own counter has no order to compare there.
+
 The result is a plain list of rows stored in results.json under
 `extra.sim.robustness` (docs/results-schema.md); not_robust() is the one
 call the verdict code uses.
@@ -29,6 +33,7 @@ from itertools import combinations
 from typing import Any, Optional
 
 from . import stats
+from .sim import NO_PREFETCH
 
 TIE_REL = 0.01
 # sim.MODEL[@POLICY].COUNTER
@@ -94,6 +99,8 @@ def _groups(results: list[dict[str, Any]]
             if not m:
                 continue
             model, policy, counter = m.groups()
+            if policy == NO_PREFETCH and counter == 'l1i_prefetches':
+                continue        # always 0 there: no order to compare
             value = _median(e, name)
             if value is None:
                 continue

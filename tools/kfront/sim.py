@@ -36,8 +36,12 @@ from .records import Run
 MODEL_RE = re.compile(r'^[a-z0-9_]+$')
 KNOWN_MODELS = ('skylake', 'skylake-nojcc', 'goldencove', 'zen4', 'small')
 # MODEL@POLICY settings (docs/fesim.md, "Replacement and prefetch"); a bare
-# MODEL is the preset's default, LRU.
+# MODEL is the preset's default, LRU. POLICIES are the replacement
+# policies (sim-speed's nine settings are three presets under them);
+# SETTINGS adds noprefetch: LRU without the next-line prefetch.
 POLICIES = ('lru', 'plru', 'random')
+NO_PREFETCH = 'noprefetch'
+SETTINGS = POLICIES + (NO_PREFETCH,)
 MAX_SETTINGS = 16       # FESIM_MAX_MODELS in tools/fesim/fesim.h
 COMMON = {'instructions': 'insns', 'footprint_bytes': 'footprint_bytes',
           'taken_branches': 'taken_branches'}
@@ -75,11 +79,11 @@ def parse_models(text: str) -> list[str]:
     models = [m for m in text.split(',') if m]
     bad = [m for m in models
            if m.partition('@')[0] not in KNOWN_MODELS or
-           ('@' in m and m.partition('@')[2] not in POLICIES)]
+           ('@' in m and m.partition('@')[2] not in SETTINGS)]
     if not models or bad:
         raise SimError(f'unknown simulator model or policy {", ".join(bad) or "(none)"}; '
                        f'syntax MODEL[@POLICY], models: {", ".join(KNOWN_MODELS)}; '
-                       f'policies: {", ".join(POLICIES)}')
+                       f'policies: {", ".join(SETTINGS)}')
     dup = sorted({m for m in models if models.count(m) > 1})
     if dup:
         raise SimError(f'simulator setting given twice: {", ".join(dup)}')
