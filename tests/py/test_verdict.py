@@ -156,6 +156,34 @@ class TestVerdict(unittest.TestCase):
         self.assertIn("one of the two medians to be at least 0.01 per operation",
                       verdict.RULE)
 
+    def test_more_than_a_baseline_of_none_is_a_loss(self) -> None:
+        """O2 with no misses at all, Os with some in every run: no ratio
+        exists (O2's median is 0), and it is a loss, as none against some
+        is a win (skylake@noprefetch, net.udp_rr at 32 rules: O2 0, Os 27)."""
+        res = pmu_results()
+        point = ("net.tcp_rr", 64)
+        for e in res.results:
+            if (e.bench, e.footprint) == point:
+                c = e.counters["l1i_misses"]
+                n = 0.0 if e.variant == "O2" else 27.0 * e.iters
+                c.samples = [n] * len(c.samples)
+                c.per_op = dataclasses.replace(c.per_op, median=n / e.iters)
+                if e.variant != "O2":
+                    c.ratio = None      # what results.py gives against a median of 0
+        before = self.misses.tallies["Os"]
+        v = verdict.verdict(res.results, "l1i_misses", "O2", "x")
+        after = v.tallies["Os"]
+        self.assertEqual((after.wins, after.losses), (before.wins - 1, before.losses + 1))
+        self.assertIn("against a baseline median of 0 (no ratio), a loss needs every run "
+                      "above every run of the baseline", verdict.RULE)
+        # one run of O2 with as many: not every run above, a tie
+        for e in res.results:
+            if (e.bench, e.footprint) == point and e.variant == "O2":
+                c = e.counters["l1i_misses"]
+                c.samples = [27.0 * e.iters] + c.samples[1:]
+        v = verdict.verdict(res.results, "l1i_misses", "O2", "x")
+        self.assertEqual(v.tallies["Os"].losses, before.losses)
+
     def test_not_robust(self) -> None:
         v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
                             not_robust={("net.udp_stream", 64, "l1i_misses")})

@@ -35,7 +35,8 @@ from .results import counter_label
 RULE = ("a win or loss needs the ratio's 95% bootstrap interval to exclude 1 "
         "after Holm's correction over all ratios of that counter, and one of the "
         f"two medians to be at least {stats.NEXT_TO_NOTHING:g} per operation; "
-        "otherwise a tie")
+        "against a baseline median of 0 (no ratio), a loss needs every run above "
+        "every run of the baseline; otherwise a tie")
 LOWER_IS_BETTER = "lower is better"
 NOT_ROBUST = "no winner: ranking not robust across simulator policies"
 GEOMEAN_RESAMPLES = 1000
@@ -324,6 +325,17 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
     return out
 
 
+def _above_a_zero_baseline(test: Sequence[float], base: Sequence[float]) -> bool:
+    """With the baseline's median at 0 there is no ratio to test: the
+    variant loses when its median is not next to nothing and each of its
+    runs is above each of the baseline's (at least MIN_RUNS_FOR_CI runs a
+    side). Without this a variant with 27 misses an operation against
+    none was a tie, while one with none against 27 was a win."""
+    return (min(len(test), len(base)) >= stats.MIN_RUNS_FOR_CI
+            and stats.median(base) == 0 and stats.median(test) >= stats.NEXT_TO_NOTHING
+            and min(test) > max(base))
+
+
 def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str,
              not_robust: dict[Point, frozenset[frozenset[str]] | None] | None = None
              ) -> dict[str, Tally]:
@@ -356,6 +368,8 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
                     t.wins += 1
                 else:
                     t.losses += 1
+            elif r is None and _above_a_zero_baseline(_per_op(e, c), _per_op(base, bc)):
+                t.losses += 1
             else:
                 t.ties += 1
             if stats.worth_a_ratio(c.per_op.median, bc.per_op.median):
