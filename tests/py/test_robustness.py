@@ -10,6 +10,7 @@ import io
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 from typing import Any
 
 from kfront import cmd_boot, cmd_run, robustness, sim
@@ -207,7 +208,10 @@ class BootSimArguments(unittest.TestCase):
                 (['run', '--sim', 'skylake', '--accel', 'kvm'],
                  'needs --accel tcg'),
                 (['run', '--sim', 'skylake,skylake'], 'twice')):
-            with self.subTest(argv=argv):
+            with self.subTest(argv=argv), mock.patch.object(
+                    cmd_run.build, 'build', side_effect=AssertionError('built')), \
+                    mock.patch.object(cmd_boot.build, 'build',
+                                      side_effect=AssertionError('built')):
                 status, err = run(argv)
                 self.assertEqual(status, 2)
                 self.assertIn(msg, err)

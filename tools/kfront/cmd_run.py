@@ -150,6 +150,8 @@ def check_args(args: argparse.Namespace) -> str | None:
             sim.parse_models(args.sim)
         except sim.SimError as exc:
             return f'--sim: {exc}'
+        if args.accel != 'tcg':
+            return '--sim needs --accel tcg (the plugin is a TCG plugin)'
     return None
 
 
@@ -194,11 +196,7 @@ def run(args: argparse.Namespace) -> int:
             print('kfront run: simulated counts are deterministic: the kernel runs the '
                   'quick sizes with the full footprint sweep; the host harness runs '
                   'the full sizes', flush=True)
-    if models:
-        if args.accel != 'tcg':
-            print('kfront run: --sim needs --accel tcg (the plugin is a TCG plugin)',
-                  file=sys.stderr)
-            return 2
+    if models:      # under TCG only: check_args and sim_choice see to it
         plugin = sim.plugin_path()
         if not plugin.exists():
             print(f'kfront run: --sim: the fesim plugin was not built ({plugin})',
