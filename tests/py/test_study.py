@@ -128,6 +128,25 @@ class UopCache(unittest.TestCase):
                       'explain SIM/results.json --bench net.x --counter '
                       'sim.zen4.uop_misses --footprint 0`', text)
 
+    def test_prefetch_note(self) -> None:
+        """A MODEL@noprefetch column says what it is; without one, nothing."""
+        self.assertNotIn('without its next-line prefetch',
+                         study.render(study.Inputs(sim=UOP_SIM, host=None)))
+        data = {'git': 'abc', 'results': [
+            uop_entry('net.x', v, fp, l1i, {'skylake': 1, 'skylake@noprefetch': 1})
+            for v, fp, l1i in (('O2', 0, 0.0), ('Os', 0, 0.0), ('O2', 64, 2.0),
+                               ('Os', 64, 1.0))]}
+        for e in data['results']:
+            e['counters']['sim.skylake@noprefetch.l1i_misses'] = {
+                'per_op': {'median': 4 * e['counters']['sim.skylake.l1i_misses']
+                           ['per_op']['median']}}
+        text = study.render(study.Inputs(sim=data, host=None))
+        self.assertIn('| workload | skylake | skylake@noprefetch |', text)
+        self.assertIn('skylake@noprefetch: the same model without its next-line prefetch',
+                      text)
+        self.assertIn('Simulated L1i misses per operation, skylake@noprefetch, O2 / Os:',
+                      text)
+
     def test_models_apart(self) -> None:
         sim = {'git': 'abc', 'results': [
             uop_entry('net.x', 'O2', 0, 1.0, {'skylake': 1}),

@@ -26,8 +26,10 @@ from pathlib import Path
 from kfront import build, paths, study
 
 # skylake-nojcc beside skylake: which of skylake's uop-cache figures the
-# JCC erratum decides (docs/findings.md, "The uop cache per model")
-MODELS = 'skylake,skylake-nojcc,zen4,goldencove'
+# JCC erratum decides (docs/findings.md, "The uop cache per model");
+# skylake@noprefetch: which of the L1i figures the next-line prefetch
+# decides (docs/hybrid.md, "At 128 filter rules")
+MODELS = 'skylake,skylake-nojcc,zen4,goldencove,skylake@noprefetch'
 VARIANTS = 'O2,Os,hybrid'
 BENCH = 'net.*,sched.*,mix.*'
 SWEEP = {True: '0,64', False: '0,32,64,128,256'}

@@ -191,6 +191,20 @@ def _sweep_tables(data: dict[str, Any] | None, benches: list[str],
     return out
 
 
+def _prefetch_note(models: list[str]) -> list[str]:
+    """What a MODEL@noprefetch column is, where the run has one."""
+    off = [m for m in models if m.endswith('@' + sim.NO_PREFETCH)]
+    if not off:
+        return []
+    return [f'{_said_of(off)}: the same model without its next-line '
+            'prefetch, the one rule of the simulator that moves the L1i figures '
+            'once the hot code outgrows the L1i (a line is prefetched only if the '
+            'code before it in memory ran just before it, so the misses also '
+            'measure whether the hot path is laid out in the order it runs; '
+            'docs/hybrid.md, "At 128 filter rules"). The crossover is where it is '
+            'with the prefetch or without it only if both columns agree.', '']
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     out = ['| ' + ' | '.join(headers) + ' |', '|' + '---|' * len(headers)]
     out += ['| ' + ' | '.join(r) + ' |' for r in rows]
@@ -413,6 +427,7 @@ def render(inp: Inputs) -> str:
                 f'{CROSS_FLOOR} misses per operation), per simulated model:', '']
         out += _table(['workload', *models],
                       [[b, *(crossover(inp.sim, b, m) for m in models)] for b in benches])
+        out += _prefetch_note(models)
         out += _sweep_tables(inp.sim, benches, models, variants,
                              'l1i_misses', 'Simulated L1i misses')
         hfps = _footprints(inp.host)
