@@ -432,7 +432,12 @@ def render(inp: Inputs) -> str:
                              'l1i_misses', 'Simulated L1i misses')
         hfps = _footprints(inp.host)
         if len(hfps) > 1:
-            out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster):', '']
+            out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster). The '
+                    'intervals are those of this one run: on a shared virtual machine '
+                    'a run at another time can move a point by more than its interval '
+                    '(docs/statistics.md, "Between runs"), so read one point as this '
+                    'run\'s, and the pattern over points and workloads as the result:',
+                    '']
             out += _table(['workload', *(f'@{fp}' for fp in hfps)],
                           [[b, *(time_ratio(inp.host, b, fp) for fp in hfps)]
                            for b in benches])
