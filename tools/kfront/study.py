@@ -345,8 +345,8 @@ def _uop_section(data: dict[str, Any] | None, benches: list[str],
     out = ['## The uop cache per model', '',
            'A uop-cache miss is a look-up of a window\'s entry that is not '
            'cached, so its instructions go through the legacy decoders. The '
-           'models differ here, not in the L1i: each has its own uop-cache '
-           'size and layout (docs/fesim.md, "Presets"; the placement rules '
+           'presets differ here, not in the L1i (they share one): each has its '
+           'own uop-cache size and layout (docs/fesim.md, "Presets"; the placement rules '
            'are Intel\'s published ones for skylake, with the JCC erratum '
            'on, and skylake-nojcc, without it; an assumption for the '
            'others). Compared as the crossover '
