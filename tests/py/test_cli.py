@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tests.py import FIXTURES
 from kfront import (argtypes, cmd_boot, cmd_collect, cmd_compare, cmd_flags,
-                    cmd_host, cmd_report, cmd_run, cmd_simspeed)
+                    cmd_host, cmd_report, cmd_run, cmd_simspeed, names)
 
 COMMANDS = (cmd_collect, cmd_report, cmd_compare, cmd_boot, cmd_run, cmd_host,
             cmd_flags, cmd_simspeed)
@@ -203,7 +203,17 @@ class TestHostileOptions(unittest.TestCase):
                 self.assertEqual(status, 2)
                 self.assertIn(why, err)
 
-    def test_sim_jobs(self) -> None:
+    def test_flags_footprint_needs_a_swept_benchmark(self) -> None:
+        """Above 0, a --bench list without a benchmark that takes a
+        footprint would score nothing: refused before any build."""
+        status, out, err = run(["flags", "--footprint", "64", "--bench", "sched.*"])
+        self.assertEqual(status, 2)
+        self.assertIn("--footprint 64: none of the benchmarks --bench sched.* selects takes "
+                      "a footprint (those that do: mix.tcp_rr_wakeup, net.tcp_rr,", err)
+        self.assertIsNone(names.unswept_problem("sched.*,net.tcp_rr"))
+        self.assertIsNone(names.unswept_problem("net.*"))
+
+
         self.assertEqual(parse(["run", "--sim-jobs", "3"]).sim_jobs, 3)
         self.assertIsNone(parse(["run"]).sim_jobs)
         for bad in ("0", "17", "-1", "two", "1.5", ""):

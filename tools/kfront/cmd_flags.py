@@ -113,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
         print(f'kfront flags: {exc}', file=sys.stderr)
         return 2
     problem = kargs.check_lists(None, args.bench) or names.selection_problem(None, args.bench)
+    if not problem and args.footprint > 0:
+        unswept = names.unswept_problem(args.bench)
+        problem = unswept and f'--footprint {args.footprint}: {unswept}'
     if problem:
         print(f'kfront flags: {problem}', file=sys.stderr)
         return 2

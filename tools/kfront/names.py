@@ -33,6 +33,7 @@ class Bench:
     name: str
     explicit: bool      # BENCH_F_EXPLICIT: by exact name only
     wire: bool          # BENCH_F_WIRE: by exact name only without a wire
+    swept: bool = False  # BENCH_F_FOOTPRINT: runs at each footprint= point
 
 
 def variant_names(path: Path) -> list[str]:
@@ -64,7 +65,8 @@ def benchmarks(folder: Path = WORKLOADS_DIR) -> list[Bench]:
     for src in sorted(folder.glob('*.c')):
         for m in _BENCH_RE.finditer(src.read_text(encoding='utf-8')):
             body = m.group(2)
-            out.append(Bench(m.group(1), 'BENCH_F_EXPLICIT' in body, 'BENCH_F_WIRE' in body))
+            out.append(Bench(m.group(1), 'BENCH_F_EXPLICIT' in body, 'BENCH_F_WIRE' in body,
+                             'BENCH_F_FOOTPRINT' in body))
     return out
 
 
@@ -185,6 +187,19 @@ def variants_file_problem(path: Path) -> str | None:
         # configparser's messages run over several lines
         return '--variants-file: ' + ' '.join(str(exc).split())
     return None
+
+
+def unswept_problem(bench: str) -> str | None:
+    """Why a footprint above 0 means nothing for this --bench list: none
+    of the benchmarks it selects takes a footprint (BENCH_F_FOOTPRINT);
+    None when one does."""
+    benches = benchmarks()
+    exact = exact_only(benches)
+    items = bench.split(',')
+    if any(b.swept and any(selects(i, b.name, exact) for i in items) for b in benches):
+        return None
+    swept = ', '.join(b.name for b in benches if b.swept and b.name not in exact)
+    return f'none of the benchmarks --bench {bench} selects takes a footprint (those that do: {swept})'
 
 
 def footprint_limits() -> tuple[int, int]:
