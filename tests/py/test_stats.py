@@ -186,6 +186,13 @@ class TestDigits(unittest.TestCase):
         iv = stats.Interval(1.3614, 1.3443, 1.3801, 0.95, 100, "")
         self.assertEqual(stats.format_interval(iv), ("1.361", "1.344",
                                                      "1.380"))
+        # lopsided: one half-width would print this ratio of 53.6 as "0"
+        # (sched.pipe's uop-cache misses, O2's runs 0.0002, 2.0021, 2.0002
+        # an operation: resamples that draw the first twice)
+        iv = stats.Interval(53.6214, 53.5711, 511270.0, 0.95, 1000, "")
+        self.assertEqual(stats.format_interval(iv), ("53.62", "53.57", "500000"))
+        iv = stats.Interval(1.012, 1.009, 1.14, 0.95, 1000, "")
+        self.assertEqual(stats.format_interval(iv), ("1.0120", "1.0090", "1.14"))
         self.assertEqual(stats.format_percent(0.0086), "0.86%")
         self.assertEqual(stats.format_percent(0.123), "12%")
         self.assertEqual(stats.format_percent(0.0), "0%")

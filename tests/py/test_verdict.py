@@ -184,6 +184,28 @@ class TestVerdict(unittest.TestCase):
         v = verdict.verdict(res.results, "l1i_misses", "O2", "x")
         self.assertEqual(v.tallies["Os"].losses, before.losses)
 
+    def test_a_far_bound_says_where_it_comes_from(self) -> None:
+        """A bound ten times the ratio or more, from a run next to nothing
+        among runs that are not, is said to come from that run (sched.pipe
+        under zen4: O2's runs 0.0002, 2.0021, 2.0002 uop-cache misses an
+        operation gave "10.50 [10.49, 135008.50] times fewer")."""
+        res = pmu_results()
+        point = ("net.tcp_rr", 64)
+        for e in res.results:
+            if (e.bench, e.footprint) == point and e.variant == "O2":
+                c = e.counters["l1i_misses"]
+                c.samples = [0.0001 * e.iters] + c.samples[1:]
+            if (e.bench, e.footprint) == point and e.variant == "Os":
+                r = e.counters["l1i_misses"].ratio
+                r.lo = r.value / 1000      # what resamples of that run give
+        v = verdict.verdict(res.results, "l1i_misses", "O2", "x")
+        line = next(ln for ln in v.lines if ln.startswith("net.tcp_rr @64:"))
+        self.assertRegex(line, r"times fewer L1 I-cache misses than O2 \(the far bound: "
+                               r"resamples of O2's \d+ runs, 0\.0001, .* per operation, "
+                               r"that draw the one next to nothing more than once\)$")
+        # an ordinary interval says nothing of the kind
+        self.assertNotIn("far bound", "\n".join(self.misses.lines))
+
     def test_not_robust(self) -> None:
         v = verdict.verdict(self.res.results, "l1i_misses", "O2", "sim",
                             not_robust={("net.udp_stream", 64, "l1i_misses")})

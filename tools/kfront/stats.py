@@ -419,7 +419,17 @@ def every_run_same(*series: Sequence[float]) -> bool:
 
 def format_interval(iv: Interval, resolution: float = 0.0) -> tuple[str, str,
                                                                       str]:
-    """Value, low and high of an interval, with the digits it supports."""
+    """Value, low and high of an interval, with the digits it supports.
+
+    A lopsided interval (a median at one end of its bootstrap interval, one
+    side more than twice the other) rounds each bound by its own side and
+    the value by the nearer one: its half-width would round the value to
+    the far side's place, a ratio of 53.6 in [53.57, 511270] to "0"."""
+    below, above = iv.value - iv.lo, iv.hi - iv.value
+    if min(below, above) >= 0 and min(below, above) * 2 < max(below, above):
+        return (format_supported(iv.value, min(below, above), resolution),
+                format_supported(iv.lo, below, resolution),
+                format_supported(iv.hi, above, resolution))
     unc = iv.half_width
     return (format_supported(iv.value, unc, resolution),
             format_supported(iv.lo, unc, resolution),
