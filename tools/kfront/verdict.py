@@ -301,19 +301,19 @@ def _point_line(label: str, variants: dict[str, Result], counter: str,
     med = {v: e.counters[counter].per_op.median for v, e in variants.items()}
     best = _best(variants, counter, baseline)
     if best != baseline and baseline in variants:
-        r = variants[best].counters[counter].ratio
-        winner, line = _pair_line(label, best, baseline, r,
-                                  med, f"{best}/{baseline}", True, phrase)
-        return winner, line + (_far_end((best, baseline), variants, counter, r)
-                               if winner else "")
-    others = [v for v in med if v != best]
-    if not others or baseline not in variants:
-        return best, f"{label}: {best} (nothing to compare)"
-    runner = min(others, key=lambda v: med[v])
-    r = variants[runner].counters[counter].ratio
-    winner, line = _pair_line(label, best, runner, r,
-                              med, f"{runner}/{best}", False, phrase)
-    return winner, line + (_far_end((best, runner), variants, counter, r) if winner else "")
+        # the best against the baseline: the best's ratio, inverted
+        other, r, name, inverted = (baseline, variants[best].counters[counter].ratio,
+                                    f"{best}/{baseline}", True)
+    else:
+        others = [v for v in med if v != best]
+        if not others or baseline not in variants:
+            return best, f"{label}: {best} (nothing to compare)"
+        # the baseline best: against the runner-up, the runner-up's ratio
+        other = min(others, key=lambda v: med[v])
+        r, name, inverted = (variants[other].counters[counter].ratio,
+                             f"{other}/{best}", False)
+    winner, line = _pair_line(label, best, other, r, med, name, inverted, phrase)
+    return winner, line + (_far_end((best, other), variants, counter, r) if winner else "")
 
 
 def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
