@@ -158,6 +158,12 @@ class CpuTime(unittest.TestCase):
         self.assertIn('cand: in every batch; their figures are the medians',
                       flags.ranked_table([merged], 'uop'))
 
+    def test_work_dir_is_kept_under_results(self) -> None:
+        """The batches' logs outlive the run (a failed batch names one)."""
+        work = cmd_flags.work_dir()
+        self.assertEqual(work.parent, cmd_flags.paths.ROOT / 'results')
+        self.assertRegex(work.name, r'^flags-\d{8}-\d{6}$')
+
     def test_cpu_label(self) -> None:
         self.assertEqual(cmd_flags.cpu_label({'machine': {
             'brand': 'AMD EPYC', 'vendor': 'AuthenticAMD', 'family': 26, 'model': 2,

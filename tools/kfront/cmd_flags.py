@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 from kfront import argtypes, build, collect, flags, kargs, names, paths, qemu, results, sim, size
@@ -44,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def work_dir() -> Path:
+    """Where a run of the explorer keeps its batches: results/flags-DATE-TIME."""
+    stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M%S')
+    return paths.ROOT / 'results' / f'flags-{stamp}'
+
+
 def host_batch(args: argparse.Namespace, work: Path, n: int) -> dict | None:
     """The batch's variants timed on this CPU by the host harness the
     batch's build made: full runs (a quick run's seven are too few on a
@@ -57,7 +63,8 @@ def host_batch(args: argparse.Namespace, work: Path, n: int) -> dict | None:
                                             f'batch {n} on this CPU in user space')
     if run_ is None or status != 0 or not run_.complete:
         print(f'kfront flags: batch {n}: the host harness did not complete (status '
-              f'{status}); no CPU time for this batch', file=sys.stderr)
+              f'{status}); no CPU time for this batch; see {out / "host.log"}',
+              file=sys.stderr)
         return None
     return results.build_results(run_, extra)
 
@@ -122,20 +129,26 @@ def run(args: argparse.Namespace) -> int:
     per_batch = []
     failed = False
     cpu = None
-    with tempfile.TemporaryDirectory(prefix='kfront-flags-') as tmp:
-        for n, batch in enumerate(flags.batches(cands), 1):
-            scores, host = run_batch(batch, args, Path(tmp), n)
-            if scores:
-                per_batch.append(scores)
-            if not scores or (host is None and not args.no_host):
-                failed = True
-            if host is not None:
-                cpu = cpu_label(host)
+    # kept, so that a failed batch's message names a log that is still there
+    work = work_dir()
+    work.mkdir(parents=True, exist_ok=True)
+    print(f'kfront flags: tables, serial logs, simulator output and host logs in {work}',
+          flush=True)
+    for n, batch in enumerate(flags.batches(cands), 1):
+        scores, host = run_batch(batch, args, work, n)
+        if scores:
+            per_batch.append(scores)
+        if not scores or (host is None and not args.no_host):
+            failed = True
+        if host is not None:
+            cpu = cpu_label(host)
     if not per_batch:
         return 1
     scores = flags.merge_scores(per_batch)
-    print(flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0], cpu,
-                             args.footprint))
+    table = flags.ranked_table(scores, args.rank, sorted(sim.parse_models(args.sim))[0], cpu,
+                               args.footprint)
+    print(table)
+    (work / 'table.txt').write_text(table + '\n')
     if args.out:
         args.out.write_text(json.dumps([s.__dict__ for s in scores], indent=1))
     return 1 if failed else 0
