@@ -241,7 +241,7 @@ static void note_misses(int i, const struct misses *add, u32 fn)
  * (run_models(), bulk.c). */
 void note_replay_misses(int i, const struct memo *mo, u64 n, u32 fn)
 {
-	struct misses add = { 0, n * mo->uop_misses, 0, 0, 0 };
+	struct misses add = { .uop = n * mo->uop_misses };
 
 	note_misses(i, &add, fn);
 }
@@ -251,11 +251,11 @@ void attribute_misses(int i, const struct model_ctr *d,
 		      const struct misses *before, u32 fn)
 {
 	struct misses add = {
-		d->l1i_misses - before->l1i,
-		d->uop_misses - before->uop,
-		d->itlb_misses - before->itlb,
-		d->l1i_prefetches - before->pf,
-		d->itlb_l1_misses - before->itlb1,
+		.l1i = d->l1i_misses - before->l1i,
+		.uop = d->uop_misses - before->uop,
+		.itlb = d->itlb_misses - before->itlb,
+		.pf = d->l1i_prefetches - before->pf,
+		.itlb1 = d->itlb_l1_misses - before->itlb1,
 	};
 
 	note_misses(i, &add, fn);
