@@ -89,7 +89,15 @@ def at_footprint(results: dict[str, Any], footprint: int = 0) -> list[dict[str, 
 
 def _per_op_samples(entry: dict[str, Any], counter: str) -> list[float]:
     c = entry.get('counters', {}).get(counter) or {}
-    return [s / entry['iters'] for s in c.get('samples') or []]
+    return stats.per_op(c.get('samples') or [], entry['iters'])
+
+
+def _against_o2(entries: list[dict[str, Any]], variant: str
+                ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(the variant's entry, O2's) at every point where both ran."""
+    base = {(e['bench'], e['group']): e for e in entries if e['variant'] == 'O2'}
+    return [(e, base[(e['bench'], e['group'])]) for e in entries
+            if e['variant'] == variant and (e['bench'], e['group']) in base]
 
 
 def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0
@@ -98,13 +106,8 @@ def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0
     operation over O2's, both from one host-harness run (variants
     interleaved run by run), with its bootstrap interval (None where the
     runs are too few); (None, None) without both variants' times."""
-    entries = at_footprint(host, footprint)
-    base = {(e['bench'], e['group']): e for e in entries if e['variant'] == 'O2'}
     pairs = []
-    for e in entries:
-        b = base.get((e['bench'], e['group']))
-        if e['variant'] != variant or b is None:
-            continue
+    for e, b in _against_o2(at_footprint(host, footprint), variant):
         mine, ref = _per_op_samples(e, 'tsc'), _per_op_samples(b, 'tsc')
         if mine and ref and min(mine + ref) > 0:
             pairs.append((mine, ref))
@@ -126,13 +129,12 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
     counters = {'sim.instructions': 'sim.instructions',
                 'l1i': _model_counter(entries, 'l1i_misses'),
                 'uop': _model_counter(entries, 'uop_misses'), 'tsc': 'tsc'}
-    base = {(e['bench'], e['group']): e for e in entries if e['variant'] == 'O2'}
     size_of = {s['variant']: s['text'] for s in sizes}
     out = []
     for v in variants:
         sc = Score(v.name, ' '.join(v.flags), v.about, text=size_of.get(v.name))
-        mine = [e for e in entries if e['variant'] == v.name]
-        sc.benches = len(mine)
+        sc.benches = sum(e['variant'] == v.name for e in entries)
+        pairs = _against_o2(entries, v.name)
         if sc.text and size_of.get('O2'):
             sc.ratios['text'] = sc.text / size_of['O2']
         for metric, counter in counters.items():
@@ -140,9 +142,8 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 sc.ratios[metric] = None
                 continue
             ratios = []
-            for e in mine:
-                b = base.get((e['bench'], e['group']))
-                num, den = _per_op(e, counter), _per_op(b, counter) if b else None
+            for e, b in pairs:
+                num, den = _per_op(e, counter), _per_op(b, counter)
                 if num is None or den is None:
                     continue
                 if metric in MISS_METRICS and not stats.worth_a_ratio(num, den):

@@ -109,6 +109,12 @@ def _models(data: dict[str, Any] | None) -> list[str]:
     return sim.models_of(c for e in _entries(data) for c in e.get('counters', {}))
 
 
+def _clearly_fewer(few: float, many: float) -> bool:
+    """`few` below `many` by more than CROSS_MARGIN of it, `many` at least
+    CROSS_FLOOR: the test of a crossover, and of each side of a tally."""
+    return many >= CROSS_FLOOR and few < many * (1 - CROSS_MARGIN)
+
+
 def crossover(data: dict[str, Any] | None, bench: str, model: str) -> str:
     """The smallest sweep point where Os misses the L1i clearly less than
     O2 (CROSS_MARGIN, CROSS_FLOOR), or why there is none."""
@@ -120,7 +126,7 @@ def crossover(data: dict[str, Any] | None, bench: str, model: str) -> str:
         if a is None or b is None:
             continue
         seen = True
-        if a >= CROSS_FLOOR and b < a * (1 - CROSS_MARGIN):
+        if _clearly_fewer(b, a):
             return f'{fp} rules'
     return 'none in the sweep' if seen else 'n/a'
 
@@ -153,9 +159,9 @@ def uop_tally(data: dict[str, Any] | None, model: str) -> tuple[int, int, int]:
             o = _median(_entry(data, b, fp, OTHER), counter)
             if a is None or o is None:
                 continue
-            if a >= CROSS_FLOOR and o < a * (1 - CROSS_MARGIN):
+            if _clearly_fewer(o, a):
                 fewer += 1
-            elif o >= CROSS_FLOOR and a < o * (1 - CROSS_MARGIN):
+            elif _clearly_fewer(a, o):
                 more += 1
             else:
                 same += 1
