@@ -43,9 +43,10 @@ def samples(ticks: dict[str, list[float]]) -> dict:
 
 class Objects(unittest.TestCase):
     def test_host_variants_only(self) -> None:
-        found = helper_speed.host_variants(NINJA)
+        found = helper_speed.host_variants(NINJA, Path('/b'))
         self.assertEqual(list(found), ['O2', 'clang-O2'])   # Os: a kernel object
-        self.assertEqual(found['clang-O2'], helper_speed.BUILD / 'bench/host_variant_2.o.p')
+        self.assertEqual(found['clang-O2'],
+                         ('bench/host_variant_2.o', Path('/b/bench/host_variant_2.o.p')))
 
     def test_helper_objects(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -126,10 +127,19 @@ class RealRun(unittest.TestCase):
     def test_unknown_variant(self) -> None:
         r = subprocess.run([sys.executable, str(PROBE), '--variants', 'O2,no-such'],
                            capture_output=True, text=True, check=False)
-        if 'no build/build.ninja' in r.stderr:
+        if 'build.ninja' in r.stderr:
             self.skipTest('no build')
         self.assertEqual(r.returncode, 1)
-        self.assertIn('no host objects for no-such in build/', r.stderr)
+        self.assertIn(f'no host objects for no-such in {helper_speed.BUILD} ', r.stderr)
+        self.assertIn('(built: O2', r.stderr)
+
+    def test_other_build_dir(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, str(PROBE), '--build', tmp],
+                               capture_output=True, text=True, check=False)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn(f'no {Path(tmp).resolve()}/build.ninja', r.stderr)
+            self.assertEqual(r.stdout, '')
 
 
 if __name__ == '__main__':

@@ -13,11 +13,12 @@ at the sizes the workloads use, with an in-line `rep movsb` beside them
 (what -Os emits at the call site instead of calling memcpy).
 
   tools/probes/helper_speed.py [--variants O2,clang-O2] [--rounds 5]
-                               [--sizes 20,64,256,1460] [--cpu N]
+                               [--sizes 20,64,256,1460] [--cpu N] [--build DIR]
 
 Needs the host objects of the variants named, i.e. a build configured
 with the table that holds them, e.g. after
   ./kfront host --variants-file bench/hybrid-candidates.ini --variants O2,clang-O2
+or the explorer's last batch (`./kfront flags FILE`, then --build build-flags).
 Prints, per helper and size, the median over rounds of each variant's
 best batch (TSC ticks per call: the reference clock, not core cycles) and
 its ratio to the first variant, with a paired bootstrap interval over the
@@ -52,20 +53,22 @@ HELPER_TEXT = {
 }
 
 
-def host_variants(ninja: str) -> dict[str, Path]:
-    """Variant name -> private directory of its host objects, from the
-    build_variant.py commands of build.ninja."""
-    found: dict[str, Path] = {}
+def host_variants(ninja: str, build: Path = BUILD) -> dict[str, tuple[str, Path]]:
+    """Variant name -> (ninja target, private directory) of its host
+    objects, from the build_variant.py commands of build.ninja (the
+    directory relative to @build)."""
+    found: dict[str, tuple[str, Path]] = {}
     for line in ninja.splitlines():
         if 'build_variant.py' not in line or '--target host' not in line:
             continue
         words = shlex.split(line.replace('$ ', ' '))
         try:
             name = words[words.index('--name') + 1]
+            target = words[words.index('--out') + 1]
             private = words[words.index('--private-dir') + 1]
         except (ValueError, IndexError):
             continue
-        found[name] = BUILD / private
+        found[name] = (target, build / private)
     return found
 
 
@@ -150,6 +153,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help='bytes per call, 1 to 4096 (default 20,64,256,1460)')
     p.add_argument('--cpu', type=int, default=None,
                    help='CPU to pin to (default: the last one allowed)')
+    p.add_argument('--build', type=Path, default=BUILD,
+                   help='build directory whose host objects to time (default build/)')
     args = p.parse_args(argv)
     if not 1 <= args.rounds <= 100:
         p.error(f'--rounds {args.rounds} is not 1 to 100')
@@ -162,6 +167,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.variants = [v for v in args.variants.split(',') if v]
     if not args.variants or len(set(args.variants)) != len(args.variants):
         p.error('--variants: one or more distinct names')
+    args.build = args.build.resolve()
     allowed = sorted(os.sched_getaffinity(0))
     if args.cpu is None:
         args.cpu = allowed[-1]
@@ -173,24 +179,31 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        ninja = (BUILD / 'build.ninja').read_text()
+        ninja = (args.build / 'build.ninja').read_text()
     except OSError:
-        sys.stderr.write('helper_speed: no build/build.ninja (run ./kfront build)\n')
+        sys.stderr.write(f'helper_speed: no {args.build}/build.ninja (run ./kfront build)\n')
         return 1
-    built = host_variants(ninja)
+    built = host_variants(ninja, args.build)
     missing = [v for v in args.variants if v not in built]
     if missing:
-        sys.stderr.write(f'helper_speed: no host objects for {", ".join(missing)} in build/ '
+        sys.stderr.write(f'helper_speed: no host objects for {", ".join(missing)} in {args.build} '
                          f'(built: {", ".join(built) or "none"}); configure the table that '
                          'holds them, e.g. ./kfront host --variants-file FILE --variants '
                          f'{",".join(args.variants)}\n')
+        return 1
+    # A private directory can hold the objects of another table's variant
+    # of the same index: build the targets first, so what is timed is what
+    # the configured table says.
+    targets = [built[v][0] for v in args.variants]
+    if subprocess.run(['ninja', '-C', str(args.build), *targets], stdout=sys.stderr).returncode:
+        sys.stderr.write(f'helper_speed: building {" ".join(targets)} failed\n')
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         timer_obj = work / 'helper_speed.o'
         subprocess.run(['gcc', '-O2', '-c', str(TIMER), '-o', str(timer_obj)], check=True)
         try:
-            programs = {v: link_program(v, built[v], timer_obj, work) for v in args.variants}
+            programs = {v: link_program(v, built[v][1], timer_obj, work) for v in args.variants}
         except LookupError as e:
             sys.stderr.write(f'helper_speed: {e}\n')
             return 1
