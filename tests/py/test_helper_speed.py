@@ -85,6 +85,19 @@ class Output(unittest.TestCase):
         self.assertNotIn('[', ' '.join(lines))
 
 
+class Spread(unittest.TestCase):
+    def test_named_above_the_limit(self) -> None:
+        notes = helper_speed.spread_notes(samples({'O2': [130.0, 172.0, 131.0],
+                                                   'x': [60.0, 62.0, 61.0]}), [64])
+        self.assertIn('differ by more than 15%', notes[0])
+        # every helper of O2 (the timing program's three), none of x
+        self.assertEqual(notes[1:], [f'{h} 64 B, O2: rounds from 130.0 to 172.0 ticks (3 rounds)'
+                                     for h in helper_speed.HELPERS])
+
+    def test_none_within(self) -> None:
+        self.assertEqual(helper_speed.spread_notes(samples({'O2': [100.0, 114.0]}), [64]), [])
+
+
 class Options(unittest.TestCase):
     def fails(self, *argv: str) -> str:
         r = subprocess.run([sys.executable, str(PROBE), *argv], capture_output=True,

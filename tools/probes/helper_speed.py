@@ -144,6 +144,32 @@ def table(samples: dict[str, list[dict[tuple[str, int], float]]], sizes: list[in
     return lines
 
 
+# Rounds of one cell further apart than this are named under the table: the
+# same program can run a copy loop at either of two speeds from one run to
+# the next on this machine (docs/hybrid.md, "The copy loop"), and a median
+# of a few rounds then shows one of them.
+SPREAD_NOTE = 1.15
+
+
+def spread_notes(samples: dict[str, list[dict[tuple[str, int], float]]],
+                 sizes: list[int]) -> list[str]:
+    """A line per cell whose slowest round took over SPREAD_NOTE times its
+    fastest."""
+    notes = []
+    for helper in HELPERS:
+        for size in sizes:
+            for name in (list(samples)[:1] if helper == 'repmovsb' else samples):
+                runs = [r[(helper, size)] for r in samples[name]]
+                if min(runs) > 0 and max(runs) / min(runs) > SPREAD_NOTE:
+                    notes.append(f'{helper} {size} B, {name}: rounds from {min(runs):.1f} to '
+                                 f'{max(runs):.1f} ticks ({len(runs)} rounds)')
+    if notes:
+        notes.insert(0, f'Cells whose rounds differ by more than {SPREAD_NOTE - 1:.0%} '
+                        '(two speeds from one program run to the next, or noise; the median '
+                        'shows the commoner):')
+    return notes
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     p.add_argument('--variants', default='O2,clang-O2',
@@ -178,6 +204,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    # A table changed by `meson configure` is in build.ninja only once ninja
+    # has regenerated it.
+    if (args.build / 'build.ninja').exists() and subprocess.run(
+            ['ninja', '-C', str(args.build), 'build.ninja'], stdout=sys.stderr).returncode:
+        sys.stderr.write(f'helper_speed: regenerating {args.build}/build.ninja failed\n')
+        return 1
     try:
         ninja = (args.build / 'build.ninja').read_text()
     except OSError:
@@ -215,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f'helper speed on CPU {args.cpu} ({cpu.name if cpu and cpu.name else "unknown CPU"}): '
           'TSC ticks per call (reference clock, not core cycles), the median over '
           f'{rounds} of the best of 100 batches of 1000 calls{ratio}')
-    print('\n'.join(table(samples, args.sizes)))
+    print('\n'.join(table(samples, args.sizes) + spread_notes(samples, args.sizes)))
     return 0
 
 
