@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What run and host refuse before they build: a variants table the build
 could not read (it would stay configured and break the next command), an
---out that is a file or already holds a run; and a failed build sets the
-options it changed back."""
+--out that is a file or already holds a run; a failed build sets the
+options it changed back; a build refuses a configured table that is gone."""
 from __future__ import annotations
 
 import shutil
@@ -60,6 +60,36 @@ class FailedBuild(unittest.TestCase):
                                side_effect=lambda cmd, **kw: calls.append(cmd)):
             build._restore_options(Path('b'), {'variants_file': ''}, ['-Dvariants_file='])
         self.assertEqual(calls, [])
+
+
+class ConfiguredTableGone(unittest.TestCase):
+    """A build that sets no table keeps the one an earlier --variants-file
+    left configured; once that file is gone it is refused with the way
+    back, before meson's own error."""
+
+    def configured(self, root: Path, value: str) -> Path:
+        info = root / 'meson-info'
+        info.mkdir(exist_ok=True)
+        (info / 'intro-buildoptions.json').write_text(
+            '[{"name": "variants_file", "value": "%s"}]' % value)
+        return root
+
+    def test_missing_table(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            b = self.configured(Path(tmp), f'{tmp}/gone.ini')
+            problem = build.table_problem(b, None) or ''
+            self.assertIn(f'configured with the variant table {tmp}/gone.ini, which no longer '
+                          'exists', problem)
+            self.assertIn(f'meson configure {b} -Dvariants_file=', problem)
+            with mock.patch.object(build, 'configure') as configure:
+                self.assertFalse(build.build(b))
+            configure.assert_not_called()
+            # a build that sets the table itself (run, test, host) is not held up
+            self.assertIsNone(build.table_problem(b, ['-Dvariants_file=']))
+            self.assertIsNone(build.table_problem(b, [f'-Dvariants_file={tmp}/x.ini']))
+            Path(tmp, 'gone.ini').write_text('[O2]\nflags = -O2\n')
+            self.assertIsNone(build.table_problem(b, None))
+            self.assertIsNone(build.table_problem(self.configured(b, ''), None))
 
 
 @unittest.skipUnless(shutil.which('qemu-system-x86_64'), 'needs qemu-system-x86')

@@ -128,6 +128,23 @@ def _show_left_out(meson_output: str) -> None:
             print(f'kfront: {line.strip()}', file=sys.stderr, flush=True)
 
 
+def table_problem(build: Path, options: list[str] | None) -> str | None:
+    """Why the variant table a build without a -Dvariants_file option
+    would use cannot be read, or None. `kfront host`, `flags` and `pgo`
+    leave build/ configured with the table of their --variants-file, and a
+    build that sets none keeps it: once that file is gone (a scratch table
+    in /tmp), meson fails with an error that does not name the option."""
+    if any(o.startswith('-Dvariants_file=') for o in options or []):
+        return None
+    value = _configured(build).get('variants_file') or ''
+    if not value or Path(str(value)).is_file():
+        return None
+    return (f'{build} is configured with the variant table {value}, which no longer '
+            'exists (an earlier --variants-file). Go back to bench/variants.ini with '
+            f'`meson configure {build} -Dvariants_file=` (./kfront run does it), or '
+            'give that file back.')
+
+
 def build(build: Path = paths.BUILD, targets: list[str] | None = None,
           quiet: bool = True, options: list[str] | None = None) -> bool:
     """Build; on failure print the compiler output and return False.
@@ -139,6 +156,10 @@ def build(build: Path = paths.BUILD, targets: list[str] | None = None,
     if os.environ.get(BUILT_ENV) == str(build) and (
             not options or _options_in_effect(build, options)):
         return True
+    problem = table_problem(build, options)
+    if problem:
+        print(f'kfront: {problem}', file=sys.stderr)
+        return False
     before = _configured(build) if options else {}
     if not configure(build, options):
         _restore_options(build, before, options or [])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from kfront import build
+from kfront import build, names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,4 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    vfile = names.configured_variants_file()
+    if vfile != names.DEFAULT_VARIANTS_FILE and vfile.is_file():
+        print(f'kfront build: the variants of {vfile} (set by an earlier --variants-file; '
+              './kfront run without one goes back to bench/variants.ini)', flush=True)
     return 0 if build.build(quiet=not args.verbose) else 1

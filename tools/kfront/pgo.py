@@ -175,17 +175,6 @@ def goals_text(g: dict[str, Any], title: str) -> str:
     return '\n'.join(lines)
 
 
-def configured_variants_file(build: Path = paths.BUILD) -> Path:
-    """The variant table the build directory is configured with."""
-    try:
-        opts = {o['name']: o['value'] for o in json.loads(
-            (build / 'meson-info' / 'intro-buildoptions.json').read_text())}
-    except (OSError, ValueError, KeyError, TypeError):
-        opts = {}
-    value = opts.get('variants_file') or ''
-    return Path(value) if value else paths.ROOT / 'bench' / 'variants.ini'
-
-
 def left_out_names(variants_file: Path, build: Path = paths.BUILD,
                    root: Path = paths.ROOT) -> set[str]:
     """The variants of the file that the build leaves out of the image for
