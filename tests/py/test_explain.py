@@ -58,6 +58,75 @@ class Differences(unittest.TestCase):
             explain.differences(DATA, 'calib.x', ('O2', 'Os'), 'sim.cycles')
 
 
+# 'listed' is in O2's table only; Os ran it too, but below the functions its
+# table lists: its figure is inside Os's (other) row. 'gone' is in O2's
+# table only and Os's (other) has no counts: a known 0.
+PARTIAL = {'results': [
+    {'bench': 'calib.y', 'variant': 'O2', 'footprint': None, 'sim_functions': table(
+        {'big': (500, 0, 0, 0x1000), 'listed': (300, 0, 0, 0x1100),
+         'small': (10, 0, 0, 0x1200)}, 50)},
+    {'bench': 'calib.y', 'variant': 'Os', 'footprint': None, 'sim_functions': table(
+        {'big': (420, 0, 0, 0x2000), 'small': (12, 0, 0, 0x2200)}, 290)},
+    {'bench': 'calib.z', 'variant': 'O2', 'footprint': None, 'sim_functions': table(
+        {'gone': (300, 0, 0, 0x1000)}, 0)},
+    {'bench': 'calib.z', 'variant': 'Os', 'footprint': None, 'sim_functions': table(
+        {'kept': (100, 0, 0, 0x2000)}, 0)},
+]}
+
+
+class NotListed(unittest.TestCase):
+    """A function missing from one variant's listed rows is not a 0 there
+    when that variant's (other) row holds counts."""
+
+    def test_unknown_side(self) -> None:
+        total, funcs = explain.differences(PARTIAL, 'calib.y', ('O2', 'Os'),
+                                           'sim.instructions')
+        self.assertEqual(total, (420 + 12 + 290) - (500 + 300 + 10 + 50))
+        by = {f.name: f for f in funcs}
+        self.assertEqual(by['listed'].unknown, 'Os')
+        self.assertIsNone(by['big'].unknown)
+        # ranked by its one known figure, 300: ahead of (other)'s +240 and big's -80
+        self.assertEqual([f.name for f in funcs], ['listed', '(other)', 'big', 'small'])
+        text = explain.render('calib.y', ('O2', 'Os'), 'sim.instructions', total, funcs, 4)
+        row = next(line for line in text.splitlines() if line.startswith('listed'))
+        self.assertEqual(row.split()[:4], ['listed', '300.0', 'in', 'other'])
+        self.assertIn('?', row)
+        self.assertNotIn('%', row)
+        self.assertIn('in other: not among that variant', text)
+
+    def test_known_zero(self) -> None:
+        _, funcs = explain.differences(PARTIAL, 'calib.z', ('O2', 'Os'), 'sim.instructions')
+        self.assertEqual({f.name: f.unknown for f in funcs},
+                         {'gone': None, 'kept': None, '(other)': None})
+        text = explain.render('calib.z', ('O2', 'Os'), 'sim.instructions', -200, funcs, 3)
+        self.assertNotIn('in other', text)
+
+    def test_absent_from_the_program(self) -> None:
+        """A variant's own program that does not define the function at all
+        makes its figure a known 0 (inlined there); one that defines it
+        leaves it unknown."""
+        _, funcs = explain.differences(PARTIAL, 'calib.y', ('O2', 'Os'), 'sim.instructions')
+        o2 = explain.Symbols({0x1000: 8, 0x1100: 8, 0x1200: 8},
+                             {'big': (0x1000, 8), 'listed': (0x1100, 8), 'small': (0x1200, 8)})
+        without = explain.Symbols({0x2000: 8, 0x2200: 8}, {'big': (0x2000, 8),
+                                                           'small': (0x2200, 8)})
+        with_it = explain.Symbols({0x2000: 8, 0x2100: 8, 0x2200: 8},
+                                  {'big': (0x2000, 8), 'listed': (0x2100, 8),
+                                   'small': (0x2200, 8)})
+        progs = (Path('/o2'), Path('/os'))
+        for os_syms, unknown in ((with_it, 'Os'), (without, None)):
+            for f in funcs:
+                f.unknown = 'Os' if f.name == 'listed' else None
+            with mock.patch.object(explain, '_readable_symbols',
+                                   side_effect=lambda e, s=os_syms: o2 if e == progs[0] else s), \
+                    mock.patch.object(explain, 'disassemble', return_value=[]):
+                explain.annotate(funcs, progs, ('O2', 'Os'), 4)
+            listed = next(f for f in funcs if f.name == 'listed')
+            self.assertEqual(listed.unknown, unknown)
+        # a known 0 now: ranked by its difference, -300, still first
+        self.assertEqual([f.name for f in funcs], ['listed', '(other)', 'big', 'small'])
+
+
 class Excerpt(unittest.TestCase):
     def test_injected_div_is_found(self) -> None:
         o2 = ['1100: mov %edi,%eax', '1102: imul $0x2aaaaaab,%rax,%rax', '1109: ret']

@@ -72,6 +72,10 @@ class FunctionDiff:
     size_a: int | None = None
     size_b: int | None = None
     excerpt: list[str] = field(default_factory=list)
+    # The variant whose figure is not known: the function is not among its
+    # listed rows, and its "other" row holds counts of that column, so its
+    # share is somewhere in there (its a or b is then 0, not a measurement).
+    unknown: str | None = None
 
     @property
     def diff(self) -> float:
@@ -150,10 +154,19 @@ def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
     for name in set(rows_a) | set(rows_b):
         a, addr_a = rows_a.get(name, (0.0, None))
         b, addr_b = rows_b.get(name, (0.0, None))
-        out.append(FunctionDiff(name, a, b, addr_a, addr_b))
+        unknown = next((v for v, rows in zip(variants, (rows_a, rows_b))
+                        if name not in rows and rows['(other)'][0] > 0), None)
+        out.append(FunctionDiff(name, a, b, addr_a, addr_b, unknown=unknown))
     total = sum(f.diff for f in out)
-    out.sort(key=lambda f: (-abs(f.diff), f.name))
+    out.sort(key=_order)
     return total, out
+
+
+def _order(f: FunctionDiff) -> tuple[float, str]:
+    """Largest first: a known difference by its size, a row with one side
+    inside that variant's "other" by its one known figure (which its
+    difference cannot exceed, counts being positive)."""
+    return (-(abs(f.diff) if f.unknown is None else max(abs(f.a), abs(f.b))), f.name)
 
 
 @dataclass
@@ -265,6 +278,15 @@ def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
     cannot be read (None when both could)."""
     syms = [_readable_symbols(e) for e in elves]
     missing = sorted({str(e) for e, s in zip(elves, syms) if e is not None and s is None})
+    # A function the variant's own program does not define at all (inlined
+    # everywhere, or never built) ran no code of its own there: its figure
+    # is a known 0, not a share of the "other" row. (The kernel image holds
+    # every variant's copy under one name, so there it stays unknown.)
+    for f in funcs:
+        s = syms[variants.index(f.unknown)] if f.unknown in variants else None
+        if s is not None and f.name not in s.by_name and elves[0] != elves[1]:
+            f.unknown = None
+    funcs.sort(key=_order)
     if syms[0] is None and syms[1] is None:
         return f'no symbols in {", ".join(missing)}'
     for f in funcs[:limit]:
@@ -279,6 +301,9 @@ def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
     return f'no symbols in {", ".join(missing)}' if missing else None
 
 
+IN_OTHER = 'in other'
+
+
 def _size(n: int | None) -> str:
     return '-' if n is None else f'{n} B'
 
@@ -291,7 +316,16 @@ def render(bench: str, variants: tuple[str, str], counter: str, total: float,
              f'{"size " + a:>9} {"size " + b:>9}']
     for f in funcs[:limit]:
         share = f'{100 * f.diff / total:5.0f}%' if total else '    -'
-        lines.append(f'{f.name:<28} {f.a:10.1f} {f.b:10.1f} {f.diff:+10.1f} {share}  '
+        cell_a, cell_b = (IN_OTHER if f.unknown == v else f'{x:10.1f}'
+                          for v, x in ((a, f.a), (b, f.b)))
+        diff = f'{f.diff:+10.1f}' if f.unknown is None else f'{"?":>10}'
+        if f.unknown is not None:
+            share = '     '
+        lines.append(f'{f.name:<28} {cell_a:>10} {cell_b:>10} {diff} {share}  '
                      f'{_size(f.size_a):>9} {_size(f.size_b):>9}')
         lines += ['    ' + x for x in f.excerpt]
+    if any(f.unknown for f in funcs[:limit]):
+        lines.append(f'{IN_OTHER}: not among that variant\'s listed functions (a result '
+                     'keeps its top functions by the first column and by each other '
+                     'column); its figure is inside that variant\'s (other) row')
     return '\n'.join(lines)

@@ -248,7 +248,7 @@ def summarise(funcs: list[explain.FunctionDiff]) -> list[str]:
            for (name, more), names in groups.items()]
     for variant, pick in ((BASE, lambda f: f.a > 0 and f.b == 0),
                           (OTHER, lambda f: f.b > 0 and f.a == 0)):
-        alone = [f for f in funcs if pick(f) and f.name != '(other)']
+        alone = [f for f in funcs if pick(f) and f.name != '(other)' and f.unknown is None]
         if alone:
             out.append(f'own code only in {variant} (inlined or not called in the other): '
                        + ', '.join(f'{f.name} ({max(f.a, f.b):,.0f} per run)' for f in alone))
