@@ -163,6 +163,14 @@ class Excerpt(unittest.TestCase):
         lines = explain.excerpt(o2, os_, ('O2', 'Os'))
         self.assertIn('branch around a call: 0 in O2, 1 in Os; in Os:', lines)
 
+    def test_copy_not_found(self) -> None:
+        """A side whose copy could not be found is not a copy with no
+        instructions: no pattern is compared against it."""
+        self.assertEqual(explain.excerpt(['1: div %ecx', '3: ret'], None, ('O2', 'Os')),
+                         ["2 instructions in O2; Os's copy not found"])
+        self.assertEqual(explain.excerpt(None, ['1: ret'], ('O2', 'Os')),
+                         ["1 instructions in Os; O2's copy not found"])
+
     def test_objdump_lines(self) -> None:
         m = explain.INSN_RE.match('ffffffff8022b1c5:\tcall   ffffffff8022b170 <f>')
         self.assertEqual(m.groups(), ('ffffffff8022b1c5', 'call   ffffffff8022b170 <f>'))

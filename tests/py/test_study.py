@@ -8,9 +8,14 @@ are the same share one, and the uop cache gets its own section, tallied
 per model."""
 from __future__ import annotations
 
+import io
+import tempfile
 import unittest
+from contextlib import redirect_stderr
+from pathlib import Path
+from unittest import mock
 
-from kfront import explain, study
+from kfront import cmd_study, explain, paths, study
 
 
 def counters(per_op: dict[str, float], ratio: dict | None = None) -> dict:
@@ -192,3 +197,37 @@ class Summarise(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class KeptPrograms(unittest.TestCase):
+    """A study keeps the programs it explained; `--from` reads them, and
+    without them says that build/'s stand in."""
+
+    def test_kept_and_read_back(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            build_dir, out = Path(tmp, 'build'), Path(tmp, 'study')
+            (build_dir / 'host').mkdir(parents=True)
+            (build_dir / 'kfront.elf').write_bytes(b'kernel')
+            for v in ('O2', 'Os', 'hybrid'):
+                (build_dir / 'host' / f'kfront-host-{v}').write_bytes(v.encode())
+            with mock.patch.object(paths, 'BUILD', build_dir), \
+                    mock.patch.object(paths, 'kernel_path',
+                                      return_value=build_dir / 'kfront.elf'):
+                err = io.StringIO()
+                with redirect_stderr(err):
+                    kernel, host = cmd_study.programs(out)
+                self.assertEqual(kernel, build_dir / 'kfront.elf')
+                self.assertEqual(host['Os'], build_dir / 'host' / 'kfront-host-Os')
+                self.assertIn('holds no programs/', err.getvalue())
+                cmd_study.keep_programs(out)
+                # build/ moves on (another table, later code)
+                (build_dir / 'host' / 'kfront-host-Os').unlink()
+                err = io.StringIO()
+                with redirect_stderr(err):
+                    kernel, host = cmd_study.programs(out)
+            self.assertEqual(err.getvalue(), '')
+            self.assertEqual(kernel, out / 'programs' / 'kfront.elf')
+            self.assertEqual(host['Os'].read_bytes(), b'Os')
+            self.assertEqual(sorted(p.name for p in (out / 'programs').iterdir()),
+                             ['kfront-host-O2', 'kfront-host-Os', 'kfront-host-hybrid',
+                              'kfront.elf'])

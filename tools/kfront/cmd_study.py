@@ -18,6 +18,7 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -109,6 +110,42 @@ def measure(cmds: dict[str, list[str]], out: Path) -> bool:
     return ok
 
 
+# The programs a study explained, kept in its folder: `--from` then shows
+# the sizes and disassembly of the code that was measured, not of whatever
+# build/ holds by then (another variant table, later code).
+PROGRAMS = 'programs'
+
+
+def keep_programs(out: Path) -> None:
+    """Copy the kernel image and the host programs the runs used into
+    OUT/programs/ (those that exist)."""
+    keep = out / PROGRAMS
+    keep.mkdir(parents=True, exist_ok=True)
+    for src in [paths.kernel_path()] + [paths.BUILD / 'host' / f'kfront-host-{v}'
+                                        for v in VARIANTS.split(',')]:
+        if src.is_file():
+            shutil.copy2(src, keep / src.name)
+
+
+def programs(out: Path) -> tuple[Path, dict[str, Path]]:
+    """(the kernel image, the host program of each variant) to explain a
+    study's results with: its own copies when it kept them, else the
+    current build's, with a warning that they must be the measured code."""
+    keep = out / PROGRAMS
+    base = keep if (keep / paths.kernel_path().name).is_file() else None
+    if base is None:
+        print(f'kfront study: {out} holds no {PROGRAMS}/ (a study before they were kept): '
+              'sizes and disassembly come from build/, which must hold the code that '
+              'was measured, built with bench/variants.ini', file=sys.stderr)
+    kernel = (base or paths.BUILD) / paths.kernel_path().name
+    host = {v: (base or paths.BUILD / 'host') / f'kfront-host-{v}' for v in VARIANTS.split(',')}
+    missing = [str(p) for p in [kernel, *host.values()] if not p.is_file()]
+    if missing:
+        print(f'kfront study: missing {", ".join(missing)}: those sizes and excerpts are left '
+              'out of the document', file=sys.stderr)
+    return kernel, host
+
+
 def load(path: Path) -> dict | None:
     try:
         return json.loads(path.read_text(encoding='utf-8'))
@@ -124,10 +161,9 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
         print(f'kfront study: no results under {out}/sim or {out}/host', file=sys.stderr)
         return 1
     doc = args.doc
+    kernel, host_programs = programs(out)
     inp = study.Inputs(
-        sim=sim, host=host, hostvg=hostvg, kernel=paths.kernel_path(),
-        host_programs={v: paths.BUILD / 'host' / f'kfront-host-{v}'
-                       for v in VARIANTS.split(',')},
+        sim=sim, host=host, hostvg=hostvg, kernel=kernel, host_programs=host_programs,
         commands=[' '.join(str(shown(Path(a))) if a.startswith('/') else a for a in c)
                   for c in cmds.values()] +
                  [f'./kfront study --from {shown(out)}   # this document again'],
@@ -159,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
     load_before = os.getloadavg()[0]
     ok = measure(cmds, out)
     took = time.monotonic() - start
+    keep_programs(out)
     note = (f'Measured in {took:.0f} s wall; load average {load_before:.1f} when it '
             f'started (timings of a loaded machine are noisier: the intervals say how '
             f'much).')

@@ -242,10 +242,18 @@ def _pattern_hits(insns: list[str]) -> dict[str, list[str]]:
     return hits
 
 
-def excerpt(insns_a: list[str], insns_b: list[str], variants: tuple[str, str]) -> list[str]:
+def excerpt(insns_a: list[str] | None, insns_b: list[str] | None,
+            variants: tuple[str, str]) -> list[str]:
     """Lines of the copy that has more of a pattern than the other copy:
     `rep movsl` where the other has moves, a `div` where it multiplies, a
-    call the other inlined. Also the instruction counts of both."""
+    call the other inlined. Also the instruction counts of both. None: that
+    variant's copy was not found (no address in its row, and its name
+    defined once per variant in one image), which is not a copy without
+    instructions: only the counts are given then."""
+    if insns_a is None or insns_b is None:
+        known, insns = (1, insns_b) if insns_a is None else (0, insns_a)
+        return [f'{len(insns or [])} instructions in {variants[known]}; '
+                f'{variants[1 - known]}\'s copy not found']
     out = [f'{len(insns_a)} instructions in {variants[0]}, '
            f'{len(insns_b)} in {variants[1]}']
     hits_a, hits_b = _pattern_hits(insns_a), _pattern_hits(insns_b)
@@ -296,8 +304,11 @@ def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
         f.size_b = found[1][1] if found[1] else None
         insns = [disassemble(e, *hit) if e is not None and hit else []
                  for e, hit in zip(elves, found)]
+        # A copy not found is unknown when that side's figure is, else
+        # (a known 0) the variant has no copy of its own: no instructions.
+        shown = [None if v == f.unknown and not x else x for v, x in zip(variants, insns)]
         if insns[0] or insns[1]:
-            f.excerpt = excerpt(insns[0], insns[1], variants)
+            f.excerpt = excerpt(shown[0], shown[1], variants)
     return f'no symbols in {", ".join(missing)}' if missing else None
 
 
