@@ -68,6 +68,9 @@ class Render(unittest.TestCase):
         self.assertIn('### net.x', text)
         self.assertIn('--counter sim.instructions --footprint 0', text)
         self.assertIn('What the simulator cannot see', text)
+        # the stream rows' caveat, right after the table and its mean
+        self.assertLess(text.index('| net.x |'), text.index(study.COPY_LOOP))
+        self.assertIn("Linux's x86-64 `memcpy` is assembly", text)
 
     def test_crossover(self) -> None:
         self.assertEqual(study.crossover(SIM, 'net.x', 'skylake'), '64 rules')
