@@ -145,9 +145,9 @@ def table(samples: dict[str, list[dict[tuple[str, int], float]]], sizes: list[in
 
 
 # Rounds of one cell further apart than this are named under the table: the
-# same program can run a copy loop at either of two speeds from one run to
+# same program can run a copy loop a third faster or slower from one run to
 # the next on this machine (docs/hybrid.md, "The copy loop"), and a median
-# of a few rounds then shows one of them.
+# of a few rounds then shows the commoner speed.
 SPREAD_NOTE = 1.15
 
 
@@ -165,8 +165,8 @@ def spread_notes(samples: dict[str, list[dict[tuple[str, int], float]]],
                                  f'{max(runs):.1f} ticks ({len(runs)} rounds)')
     if notes:
         notes.insert(0, f'Cells whose rounds differ by more than {SPREAD_NOTE - 1:.0%} '
-                        '(two speeds from one program run to the next, or noise; the median '
-                        'shows the commoner):')
+                        '(the speed of one program run differs from the next, or noise; the '
+                        'median shows the commoner):')
     return notes
 
 
