@@ -28,6 +28,10 @@ class Why(unittest.TestCase):
         # O2 calls the C memcpy; Os copies in line (rep movsb) in its callers
         self.assertEqual([r[0] for r in rows], ['memcpy', 'udp_recvmsg', 'loopnic_write'])
         self.assertIn('--counter vg.instructions --footprint 0', caption)
+        # udp_recvmsg is not among O2's listed functions: its O2 figure is a
+        # share of O2's (other) row, not 0, and the caption says so
+        self.assertEqual(rows[1][1:], ['in other', '3,014,567.0', '?', ''])
+        self.assertIn("in other: not among that variant's listed functions", caption)
 
     def test_report_section(self) -> None:
         sections = report.build_document(model.from_dict(self.raw))

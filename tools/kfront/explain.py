@@ -313,6 +313,21 @@ def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
 
 
 IN_OTHER = 'in other'
+IN_OTHER_NOTE = (f'{IN_OTHER}: not among that variant\'s listed functions (a result keeps '
+                 'its top functions by the first column and by each other column); its '
+                 'figure is inside that variant\'s (other) row')
+
+
+def cells(f: FunctionDiff, total: float, variants: tuple[str, str],
+          number: str = '.1f') -> tuple[str, str, str, str]:
+    """A row's A figure, B figure, difference and share as text: `in
+    other`, `?` and no share for the side that is not known."""
+    a, b = (IN_OTHER if f.unknown == v else format(x, number)
+            for v, x in zip(variants, (f.a, f.b)))
+    if f.unknown is not None:
+        return a, b, '?', ''
+    share = f'{100 * f.diff / total:.0f}%' if total else '-'
+    return a, b, format(f.diff, '+' + number), share
 
 
 def _size(n: int | None) -> str:
@@ -326,17 +341,10 @@ def render(bench: str, variants: tuple[str, str], counter: str, total: float,
              f'{"function":<28} {a:>10} {b:>10} {"diff":>10} {"share":>6}  '
              f'{"size " + a:>9} {"size " + b:>9}']
     for f in funcs[:limit]:
-        share = f'{100 * f.diff / total:5.0f}%' if total else '    -'
-        cell_a, cell_b = (IN_OTHER if f.unknown == v else f'{x:10.1f}'
-                          for v, x in ((a, f.a), (b, f.b)))
-        diff = f'{f.diff:+10.1f}' if f.unknown is None else f'{"?":>10}'
-        if f.unknown is not None:
-            share = '     '
-        lines.append(f'{f.name:<28} {cell_a:>10} {cell_b:>10} {diff} {share}  '
+        cell_a, cell_b, diff, share = cells(f, total, variants)
+        lines.append(f'{f.name:<28} {cell_a:>10} {cell_b:>10} {diff:>10} {share:>6}  '
                      f'{_size(f.size_a):>9} {_size(f.size_b):>9}')
         lines += ['    ' + x for x in f.excerpt]
     if any(f.unknown for f in funcs[:limit]):
-        lines.append(f'{IN_OTHER}: not among that variant\'s listed functions (a result '
-                     'keeps its top functions by the first column and by each other '
-                     'column); its figure is inside that variant\'s (other) row')
+        lines.append(IN_OTHER_NOTE)
     return '\n'.join(lines)

@@ -76,16 +76,17 @@ def tables(results: Results) -> list[tuple[str, list[str], list[list[str]], str]
                     _raw(b, e), e.bench, (base, e.variant), split, e.footprint)
             except explain.ExplainError:
                 continue
-            rows = [[f.name, f'{f.a:,.1f}', f'{f.b:,.1f}', f'{f.diff:+,.1f}',
-                     f'{100 * f.diff / total:.0f}%' if total else '-']
-                    for f in funcs[:TOP]]
+            variants = (base, e.variant)
+            rows = [[f.name, *explain.cells(f, total, variants, ',.1f')] for f in funcs[:TOP]]
             at = '' if e.footprint is None else f' --footprint {e.footprint}'
             via = (f' (a time difference, shown through {split} per function)'
                    if split != counter else '')
             title = (f'{e.label}: {e.variant} vs {base}, {counter} ratio '
                      f'{ratio.value:.3f}{via}')
             caption = (f'Difference {e.variant} - {base} per counted run: {total:+,.1f}. '
-                       f'Disassembly of what differs: ./kfront explain RESULTS.json '
+                       + (f'{explain.IN_OTHER_NOTE}. ' if any(f.unknown for f in funcs[:TOP])
+                          else '')
+                       + f'Disassembly of what differs: ./kfront explain RESULTS.json '
                        f'--bench {e.bench} --variants {base},{e.variant} '
                        f'--counter {split}{at}')
             out.append((title, ['function', base, e.variant, 'difference', 'share'],
