@@ -234,3 +234,35 @@ class KeptPrograms(unittest.TestCase):
             self.assertEqual(sorted(p.name for p in (out / 'programs').iterdir()),
                              ['kfront-host-O2', 'kfront-host-Os', 'kfront-host-hybrid',
                               'kfront.elf'])
+
+
+class Helpers(unittest.TestCase):
+    """The probe's table of the copy and checksum helpers goes under the
+    copy-loop note, with its command; a study without it has none."""
+
+    def test_table_with_its_command(self) -> None:
+        table = 'helper speed on CPU 1 (Test)\nmemcpy (lib/string.c, out of line):\n  64  5.5\n'
+        text = study.render(study.Inputs(sim=SIM, host=HOST, helpers=table,
+                                         helpers_command='tools/probes/helper_speed.py -x'))
+        at = text.index(study.COPY_LOOP)
+        self.assertLess(at, text.index('(`tools/probes/helper_speed.py -x`):'))
+        self.assertIn('```\nhelper speed on CPU 1 (Test)\nmemcpy (lib/string.c, out of line):\n'
+                      '  64  5.5\n```', text)
+        self.assertNotIn('helper_speed', study.render(study.Inputs(sim=SIM, host=HOST)))
+
+    def test_kept_when_the_probe_runs(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            ok = mock.Mock(returncode=0, stdout='the table\n', stderr='')
+            with mock.patch.object(cmd_study.subprocess, 'run', return_value=ok) as run:
+                cmd_study.time_helpers(out)
+            self.assertEqual(run.call_args.args[0][1:], cmd_study.HELPERS)
+            self.assertEqual((out / cmd_study.HELPERS_OUT).read_text(), 'the table\n')
+            (out / cmd_study.HELPERS_OUT).unlink()
+            failed = mock.Mock(returncode=1, stdout='', stderr='no build')
+            err = io.StringIO()
+            with mock.patch.object(cmd_study.subprocess, 'run', return_value=failed), \
+                    redirect_stderr(err):
+                cmd_study.time_helpers(out)
+            self.assertFalse((out / cmd_study.HELPERS_OUT).exists())
+            self.assertIn('failed (exit 1): no build', err.getvalue())

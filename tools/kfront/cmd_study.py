@@ -146,6 +146,31 @@ def programs(out: Path) -> tuple[Path, dict[str, Path]]:
     return kernel, host
 
 
+# The copy and checksum helpers alone (docs/hybrid.md, "The copy loop"):
+# what the stream rows' time is made of, from the same build.
+HELPERS = ['tools/probes/helper_speed.py', '--variants', VARIANTS, '--rounds', '7']
+HELPERS_OUT = 'helpers.txt'
+
+
+def time_helpers(out: Path) -> None:
+    """OUT/helpers.txt: the probe's table (nothing, with the reason on
+    stderr, when it fails: the document then goes without it)."""
+    res = subprocess.run([sys.executable, *HELPERS], cwd=paths.ROOT, capture_output=True,
+                         text=True, check=False)
+    if res.returncode == 0:
+        (out / HELPERS_OUT).write_text(res.stdout, encoding='utf-8')
+    else:
+        print(f'kfront study: {" ".join(HELPERS)} failed (exit {res.returncode}): '
+              f'{res.stderr.strip()[-300:]}', file=sys.stderr)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding='utf-8')
+    except OSError:
+        return None
+
+
 def load(path: Path) -> dict | None:
     try:
         return json.loads(path.read_text(encoding='utf-8'))
@@ -169,7 +194,8 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
                  [f'./kfront study --from {shown(out)}   # this document again'],
         sim_path=str(shown(out) / 'sim' / 'results.json'),
         host_path=str(shown(out) / 'host' / 'results.json'),
-        hostvg_path=str(shown(out) / 'hostvg' / 'results.json'))
+        hostvg_path=str(shown(out) / 'hostvg' / 'results.json'),
+        helpers=_read(out / HELPERS_OUT), helpers_command=' '.join(HELPERS))
     text = study.render(inp)
     text = text.replace('\n## How to reproduce\n', f'\n{note}\n\n## How to reproduce\n', 1)
     doc.parent.mkdir(parents=True, exist_ok=True)
@@ -196,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
     ok = measure(cmds, out)
     took = time.monotonic() - start
     keep_programs(out)
+    time_helpers(out)
     note = (f'Measured in {took:.0f} s wall; load average {load_before:.1f} when it '
             f'started (timings of a loaded machine are noisier: the intervals say how '
             f'much).')

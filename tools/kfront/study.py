@@ -41,6 +41,10 @@ class Inputs:
     sim_path: str = 'SIM/results.json'
     host_path: str = 'HOST/results.json'
     hostvg_path: str = 'HOSTVG/results.json'
+    # tools/probes/helper_speed.py's table from the study's own build, and
+    # the command that made it (none in studies before it was run)
+    helpers: str | None = None
+    helpers_command: str = ''
 
     @property
     def counts(self) -> dict[str, Any] | None:
@@ -425,6 +429,10 @@ def render(inp: Inputs) -> str:
         out += [f'Geometric mean of the real-CPU Os/O2 time ratios over these '
                 f'{len(host_ratios)} workloads: {g:.3f}.', '']
     out += [COPY_LOOP, '']
+    if inp.helpers:
+        out += [f'The two helpers alone, from this study\'s host objects, on the same '
+                f'machine right after the runs (`{inp.helpers_command}`):', '',
+                '```', *inp.helpers.rstrip().splitlines(), '```', '']
     if models and len(_footprints(inp.sim)) > 1:
         variants = sorted({e['variant'] for e in _entries(inp.sim)},
                           key=lambda v: (v not in (BASE, OTHER), v != BASE, v))
