@@ -112,6 +112,7 @@ class Options(unittest.TestCase):
         self.assertIn('is not a comma-separated list', self.fails('--sizes', '20,abc'))
         self.assertIn('one or more distinct names', self.fails('--variants', 'O2,O2'))
         self.assertIn('not one of the CPUs allowed', self.fails('--cpu', '4096'))
+        self.assertIn("invalid choice: 'odd'", self.fails('--dst', 'odd'))
 
 
 class RealRun(unittest.TestCase):
@@ -123,19 +124,23 @@ class RealRun(unittest.TestCase):
             self.skipTest('no build/build.ninja')
         if 'O2' not in built:
             self.skipTest('the configured table has no O2')
-        r = subprocess.run([sys.executable, str(PROBE), '--variants', 'O2', '--rounds', '1',
-                            '--sizes', '64,1460'], capture_output=True, text=True, check=False)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        lines = r.stdout.splitlines()
-        self.assertIn('the median over 1 round of the best', lines[0])
-        self.assertNotIn('in brackets', lines[0])
-        rows = [line.split() for line in lines if line.strip()[:1].isdigit()]
-        self.assertEqual([row[0] for row in rows], ['64', '1460'] * 3)
-        for row in rows:
-            self.assertGreater(float(row[1]), 0.0, row)
-        # a copy of 1460 bytes takes longer than one of 64, in every helper
-        for k in range(0, 6, 2):
-            self.assertGreater(float(rows[k + 1][1]), float(rows[k][1]))
+        for dst, said in (('mixed', '0 to 7 bytes past an 8-byte boundary'),
+                          ('aligned', 'destinations 8-byte aligned')):
+            r = subprocess.run([sys.executable, str(PROBE), '--variants', 'O2', '--rounds', '1',
+                                '--sizes', '64,1460', '--dst', dst],
+                               capture_output=True, text=True, check=False)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            lines = r.stdout.splitlines()
+            self.assertIn('the median over 1 round of the best', lines[0])
+            self.assertIn(said, lines[0])
+            self.assertNotIn('in brackets', lines[0])
+            rows = [line.split() for line in lines if line.strip()[:1].isdigit()]
+            self.assertEqual([row[0] for row in rows], ['64', '1460'] * 3)
+            for row in rows:
+                self.assertGreater(float(row[1]), 0.0, row)
+            # a copy of 1460 bytes takes longer than one of 64, in every helper
+            for k in range(0, 6, 2):
+                self.assertGreater(float(rows[k + 1][1]), float(rows[k][1]))
 
     def test_unknown_variant(self) -> None:
         r = subprocess.run([sys.executable, str(PROBE), '--variants', 'O2,no-such'],
