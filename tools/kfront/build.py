@@ -21,7 +21,7 @@ import pgo_profile  # noqa: E402  (tools/build/pgo_profile.py)
 BUILT_ENV = 'KFRONT_TREE_BUILT'
 
 
-def _configured(build: Path) -> dict[str, object]:
+def configured_options(build: Path) -> dict[str, object]:
     """The build directory's configured option values ({} if none)."""
     try:
         return {o['name']: o['value'] for o in json.loads(
@@ -49,7 +49,7 @@ def _restore_options(build: Path, before: dict[str, object], opts: list[str]) ->
 def _options_in_effect(build: Path, opts: list[str]) -> bool:
     """True when every -Dname=value in opts is already the configured value
     (so `meson configure`, which rewrites the build files, can be skipped)."""
-    current = _configured(build)
+    current = configured_options(build)
     if not current:
         return False
     for opt in opts:
@@ -136,7 +136,7 @@ def table_problem(build: Path, options: list[str] | None) -> str | None:
     in /tmp), meson fails with an error that does not name the option."""
     if any(o.startswith('-Dvariants_file=') for o in options or []):
         return None
-    value = _configured(build).get('variants_file') or ''
+    value = configured_options(build).get('variants_file') or ''
     if not value or Path(str(value)).is_file():
         return None
     return (f'{build} is configured with the variant table {value}, which no longer '
@@ -160,7 +160,7 @@ def build(build: Path = paths.BUILD, targets: list[str] | None = None,
     if problem:
         print(f'kfront: {problem}', file=sys.stderr)
         return False
-    before = _configured(build) if options else {}
+    before = configured_options(build) if options else {}
     if not configure(build, options):
         _restore_options(build, before, options or [])
         return False

@@ -280,7 +280,10 @@ def _readable_symbols(elf: Path | None) -> Symbols | None:
 
 def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
              variants: tuple[str, str], limit: int) -> str | None:
-    """Sizes and disassembly excerpts of the first `limit` functions;
+    """Sizes and disassembly excerpts of the first `limit` functions, after
+    settling each unknown side the programs can settle (a function a
+    variant's own program does not define is a known 0 there) and ordering
+    `funcs` again;
     `elves` holds the program of each variant (the same kernel image twice
     for simulated results). Returns why they are missing, when a program
     cannot be read (None when both could)."""

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from kfront import build as kbuild
 from kfront import paths, pgo
 
 DEFAULT_VARIANTS_FILE = paths.ROOT / 'bench' / 'variants.ini'
@@ -51,12 +51,8 @@ def image_variants(path: Path) -> list[str]:
 def configured_variants_file(build: Path = paths.BUILD) -> Path:
     """The variants file the build directory was configured with (what the
     image in it holds), else bench/variants.ini."""
-    try:
-        opts = json.loads((build / 'meson-info' / 'intro-buildoptions.json').read_text())
-        value = next((o['value'] for o in opts if o.get('name') == 'variants_file'), '')
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        value = ''
-    return Path(value) if value else DEFAULT_VARIANTS_FILE
+    value = kbuild.configured_options(build).get('variants_file') or ''
+    return Path(str(value)) if value else DEFAULT_VARIANTS_FILE
 
 
 def benchmarks(folder: Path = WORKLOADS_DIR) -> list[Bench]:
