@@ -49,6 +49,7 @@ static u64 calibrate_tsc(void)
 void counters_init(void)
 {
 	cpu_detect(&cpu, native_cpuid, NULL);
+	rep_string_init(&cpu);
 	if (!cpu.tsc_hz) {
 		cpu.tsc_hz = calibrate_tsc();
 		cpu.tsc_source = "clock_gettime";

@@ -4,6 +4,10 @@
 #define KFRONT_STRING_IMPL	/* the real functions, not the builtins */
 #include <kfront/string.h>
 
+/* A variant built with -DKFRONT_ASM_STRING takes memcpy and memset from
+ * arch/x86/string_asm.c instead: Linux's are assembly, the same in every
+ * variant (docs/hybrid.md, "Linux's string helpers"). */
+#ifndef KFRONT_ASM_STRING
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	u8 *d = dst;
@@ -23,6 +27,7 @@ void *memcpy(void *dst, const void *src, size_t n)
 		*d++ = *s++;
 	return dst;
 }
+#endif
 
 void *memmove(void *dst, const void *src, size_t n)
 {
@@ -38,6 +43,7 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+#ifndef KFRONT_ASM_STRING
 void *memset(void *dst, int c, size_t n)
 {
 	u8 *d = dst;
@@ -52,6 +58,7 @@ void *memset(void *dst, int c, size_t n)
 		*d++ = (u8)c;
 	return dst;
 }
+#endif
 
 int memcmp(const void *a, const void *b, size_t n)
 {

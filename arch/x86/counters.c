@@ -39,6 +39,7 @@ void counters_init(void)
 	volatile u32 *mmio = NULL;
 
 	cpu_detect_boot(&cpu);
+	rep_string_init(&cpu);
 	lfence_make_serialising(&cpu, &msr_native_ops, &lfence_cfg);
 	printk("kfront: lfence %s: %s\n", lfence_cfg.serialising ?
 	       "serialising" : "NOT serialising", lfence_cfg.how);

@@ -2,7 +2,8 @@
 /*
  * The timing side of tools/probes/helper_speed.py: how long one variant's
  * out-of-line copy and checksum helpers take on this CPU. The helpers are
- * the variant's own host objects (lib/string.c's memcpy, kernel/net/
+ * the variant's own host objects (lib/string.c's memcpy, or
+ * arch/x86/string_asm.c's for a -DKFRONT_ASM_STRING variant; kernel/net/
  * checksum.c's csum_partial), linked in with their symbols prefixed by
  * kfront_ so that they do not replace the C library's. An in-line
  * `rep movsb` (what -Os emits at a copy's call site instead of calling
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cpuid.h>
 #include <x86intrin.h>
 
 typedef uint8_t u8;
@@ -32,6 +34,9 @@ typedef uint64_t u64;
 
 void *kfront_memcpy(void *dst, const void *src, size_t n);
 u32 kfront_csum_partial(const void *buf, size_t len, u32 sum);
+/* Which body a -DKFRONT_ASM_STRING variant's assembly memcpy takes
+ * (arch/x86/rep_string.c): set from ERMS, as the kernel sets it. */
+u8 kfront_x86_fast_rep_string;
 
 static inline void rep_movsb(void *d, const void *s, size_t n)
 {
@@ -89,6 +94,10 @@ int main(int argc, char **argv)
 {
 	static const char *const name[] = { "memcpy", "csum", "repmovsb" };
 	int first = 1, mixed = 0;
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		kfront_x86_fast_rep_string = (b >> 9) & 1;	/* ERMS */
 
 	if (argc > 1 && !strcmp(argv[1], "-m")) {
 		mixed = 1;

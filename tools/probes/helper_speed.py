@@ -45,10 +45,12 @@ BUILD = ROOT / 'build'
 TIMER = ROOT / 'tools' / 'probes' / 'helper_speed.c'
 # The sources of the helpers, as build_variant.py names their objects
 # (NNN_<stem>.o in the variant's private directory).
-HELPER_OBJECTS = ('string', 'checksum')
+# string_asm holds the assembly memcpy of a -DKFRONT_ASM_STRING variant
+# and is empty for the others.
+HELPER_OBJECTS = ('string', 'string_asm', 'checksum')
 HELPERS = ('memcpy', 'csum', 'repmovsb')
 HELPER_TEXT = {
-    'memcpy': 'memcpy (lib/string.c, out of line)',
+    'memcpy': 'memcpy (out of line: lib/string.c or arch/x86/string_asm.c)',
     'csum': 'csum_partial (kernel/net/checksum.c)',
     'repmovsb': 'rep movsb in line (what -Os emits for a copy; no variant code)',
 }
@@ -74,7 +76,8 @@ def host_variants(ninja: str, build: Path = BUILD) -> dict[str, tuple[str, Path]
 
 
 def helper_objects(private: Path) -> list[Path]:
-    """The variant's compiled lib/string.c and kernel/net/checksum.c."""
+    """The variant's compiled lib/string.c, arch/x86/string_asm.c and
+    kernel/net/checksum.c."""
     objs = []
     for stem in HELPER_OBJECTS:
         match = sorted(p for p in private.glob('*.o') if re.fullmatch(rf'\d+_{stem}\.o', p.name))

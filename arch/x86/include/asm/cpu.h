@@ -108,6 +108,11 @@ void cpu_detect(struct cpu_info *ci, cpuid_fn fn, void *ctx);
  * when CPUID gave no TSC rate. */
 void cpu_detect_boot(struct cpu_info *ci);
 
+/* Sets x86_fast_rep_string from ERMS: which body the assembly memcpy and
+ * memset of a -DKFRONT_ASM_STRING variant take (arch/x86/rep_string.c). */
+extern u8 x86_fast_rep_string;
+void rep_string_init(const struct cpu_info *ci);
+
 static inline bool cpu_has(const struct cpu_info *ci, enum cpu_feature f)
 {
 	return (ci->features >> f) & 1;

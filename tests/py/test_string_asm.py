@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The assembly memcpy and memset of a -DKFRONT_ASM_STRING variant
+(arch/x86/string_asm.c) are the same machine code, at the same alignment,
+whatever the variant's flags: like Linux's, they are not the compiler's
+to shape. Without the define the file defines nothing, so lib/string.c's C
+functions stay the only ones. (Their behaviour: tests/unit/test_string_asm.c.)"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import unittest
+from pathlib import Path
+
+from kfront import paths
+from tests.py.test_variant_code import disassemble, hot_path
+
+ROOT = paths.ROOT
+SOURCE = ROOT / 'arch/x86/string_asm.c'
+# The kernel's code-shaping flags (meson.build, kernel_c_args).
+KERNEL = ['-ffreestanding', '-fno-pic', '-fno-pie', '-mcmodel=kernel', '-mno-red-zone',
+          '-mgeneral-regs-only', '-fno-stack-protector', '-fno-asynchronous-unwind-tables',
+          '-fcf-protection=none', '-ffunction-sections', '-Wall', '-Wextra', '-Werror',
+          f'-I{ROOT / "include"}', f'-I{ROOT / "arch/x86/include"}']
+HYBRID = ('-O2 -fno-align-functions -fno-align-jumps -fno-align-loops -fno-align-labels '
+          '-finline-limit=40 --param max-inline-insns-auto=8 --param max-inline-insns-single=40 '
+          '-fno-tree-ch -freorder-blocks-algorithm=simple').split()
+SETS = [('gcc', ['-O2']), ('gcc', ['-Os']), ('gcc', HYBRID), ('gcc', ['-O0']),
+        ('clang', ['-O2']), ('clang', ['-Os'])]
+
+
+def compile_one(work: Path, cc: str, flags: list[str], define: bool) -> Path:
+    obj = work / f'{cc}{len(list(work.iterdir()))}.o'
+    subprocess.run([cc, *KERNEL, *flags, *(['-DKFRONT_ASM_STRING'] if define else []),
+                    '-c', str(SOURCE), '-o', str(obj)], check=True)
+    return obj
+
+
+def section_align(obj: Path, section: str) -> int:
+    out = subprocess.run(['readelf', '-SW', str(obj)], check=True,
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        cols = line.replace('[ ', '[').split()
+        if len(cols) > 2 and cols[1] == section:
+            return int(cols[-1])
+    raise AssertionError(f'{section} not in {obj}')
+
+
+def defined_symbols(obj: Path) -> set[str]:
+    out = subprocess.run(['nm', '--defined-only', str(obj)], check=True,
+                         capture_output=True, text=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+class StringAsm(unittest.TestCase):
+    def setUp(self) -> None:
+        self.work = Path(tempfile.mkdtemp(prefix='kfront-strasm-'))
+        self.addCleanup(shutil.rmtree, self.work)
+
+    def test_same_code_under_every_flag_set(self) -> None:
+        code: dict[str, dict[str, list[str]]] = {}
+        for cc, flags in SETS:
+            if not shutil.which(cc):
+                continue
+            obj = compile_one(self.work, cc, flags, True)
+            key = f'{cc} {" ".join(flags[:1])}{" (hybrid)" if flags is HYBRID else ""}'
+            # up to the ret: GCC puts a ud2 after a naked function's
+            # body, in case it falls off its end; clang puts nothing
+            code[key] = {fn: [ins.split('#')[0].strip()
+                              for ins in hot_path(disassemble(obj, fn))]
+                         for fn in ('memcpy', 'memset')}
+            for fn in ('memcpy', 'memset'):
+                self.assertGreaterEqual(section_align(obj, f'.text.{fn}'), 16, (key, fn))
+        self.assertIn('gcc -Os', code)
+        first = code['gcc -O2']
+        self.assertIn('rep movsb %ds:(%rsi),%es:(%rdi)', first['memcpy'])
+        self.assertEqual(first['memcpy'][-1], 'ret')
+        self.assertIn('rep stos %al,%es:(%rdi)', first['memset'])
+        for key, fns in code.items():
+            self.assertEqual(fns, first, key)
+
+    def test_nothing_without_the_define(self) -> None:
+        obj = compile_one(self.work, 'gcc', ['-O2'], False)
+        self.assertFalse({'memcpy', 'memset'} & defined_symbols(obj))
+
+
+if __name__ == '__main__':
+    unittest.main()
