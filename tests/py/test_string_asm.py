@@ -13,6 +13,7 @@ import unittest
 from pathlib import Path
 
 from kfront import paths
+from kfront.flags import vt   # tools/build/variants.py
 from tests.py.test_variant_code import disassemble, hot_path
 
 ROOT = paths.ROOT
@@ -82,6 +83,20 @@ class StringAsm(unittest.TestCase):
     def test_nothing_without_the_define(self) -> None:
         obj = compile_one(self.work, 'gcc', ['-O2'], False)
         self.assertFalse({'memcpy', 'memset'} & defined_symbols(obj))
+
+
+class AsmStringTable(unittest.TestCase):
+    """bench/variants-asm-string.ini is the default table's O2, Os and
+    hybrid with the define added, and nothing else, so the two tables'
+    runs differ in the string helpers only."""
+
+    def test_default_flags_plus_the_define(self) -> None:
+        default = {v.name: v for v in vt.load(ROOT / 'bench/variants.ini')}
+        table = vt.load(ROOT / 'bench/variants-asm-string.ini')
+        self.assertEqual([v.name for v in table], ['O2', 'Os', 'hybrid'])
+        for v in table:
+            self.assertEqual(v.cc, default[v.name].cc, v.name)
+            self.assertEqual(v.flags, default[v.name].flags + ('-DKFRONT_ASM_STRING',), v.name)
 
 
 if __name__ == '__main__':
