@@ -27,6 +27,7 @@ static const struct cpu_feature_bit feature_bits[X86_NR_FEATURES] = {
 	[X86_FEATURE_HYPERVISOR] = { 0x00000001, 0, R_ECX, 31, "hypervisor" },
 	[X86_FEATURE_ERMS]	= { 0x00000007, 0, R_EBX, 9, "erms" },
 	[X86_FEATURE_FSRM]	= { 0x00000007, 0, R_EDX, 4, "fsrm" },
+	[X86_FEATURE_FSRS]	= { 0x00000007, 1, R_EAX, 11, "fsrs" },
 	[X86_FEATURE_HYBRID]	= { 0x00000007, 0, R_EDX, 15, "hybrid" },
 	[X86_FEATURE_NX]	= { 0x80000001, 0, R_EDX, 20, "nx" },
 	[X86_FEATURE_RDTSCP]	= { 0x80000001, 0, R_EDX, 27, "rdtscp" },
@@ -76,6 +77,12 @@ static void detect_features(struct cpu_info *ci, cpuid_fn fn, void *ctx)
 
 		if (!leaf_valid(ci, fb->leaf))
 			continue;
+		if (fb->sub) {
+			/* only leaf 7 has subleaves here: 7.0 EAX is the last */
+			query(fn, ctx, fb->leaf, 0, r);
+			if (r[R_EAX] < fb->sub)
+				continue;
+		}
 		query(fn, ctx, fb->leaf, fb->sub, r);
 		if ((r[fb->reg] >> fb->bit) & 1)
 			ci->features |= 1ULL << i;

@@ -56,6 +56,7 @@ static void test_icelake_sapphire(void)
 	CHECK(cpu_has(&ci, X86_FEATURE_ERMS));
 	CHECK(cpu_has(&ci, X86_FEATURE_FSRM));
 	CHECK_STR(cpu_feature_name(X86_FEATURE_FSRM), "fsrm");
+	CHECK(!cpu_has(&ci, X86_FEATURE_FSRS));
 	CHECK_STR(ci.uarch_name, "icelake");
 	CHECK_EQ_U64(ci.pmu.version, 5);
 	CHECK_EQ_U64(ci.pmu.num_gp, 8);
@@ -69,6 +70,17 @@ static void test_icelake_sapphire(void)
 	CHECK_STR(ci.uarch_name, "sapphirerapids");
 	CHECK_STR(ci.brand, "Intel(R) Xeon(R) Platinum 8480+");
 	CHECK_EQ_U64(ci.tsc_hz, 2000000000ULL);
+	CHECK(cpu_has(&ci, X86_FEATURE_FSRM));
+	CHECK(cpu_has(&ci, X86_FEATURE_FSRS));
+	CHECK_STR(cpu_feature_name(X86_FEATURE_FSRS), "fsrs");
+
+	/* 7.1 is read only when 7.0 EAX says it exists */
+	struct fake_cpu c = cpu_sapphirerapids;
+
+	c.l7_eax = 0;
+	detect(&c);
+	CHECK(cpu_has(&ci, X86_FEATURE_FSRM));
+	CHECK(!cpu_has(&ci, X86_FEATURE_FSRS));
 }
 
 static void test_amd(void)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The assembly memcpy and memset of a -DKFRONT_ASM_STRING variant
  * (arch/x86/string_asm.c), on both of their bodies: the rep movsb/stosb
- * one (ERMS) and the rep movsq/stosq one with its byte tail. Every
+ * one (FSRM, FSRS) and the loop of moves with its overlapping tail. Every
  * length from 0 to 300 and a few long ones, at every source and
  * destination offset within a quadword: the bytes copied or set, the
  * bytes around left alone, and the destination returned. */
@@ -78,18 +78,26 @@ int main(void)
 {
 	struct cpu_info ci = { 0 };
 
-	/* rep_string_init() follows ERMS alone. */
+	/* rep_string_init(): memcpy follows FSRM, memset FSRS, ERMS neither */
 	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_string, 0);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
+	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
+	ci.features = 1ULL << X86_FEATURE_FSRM;
+	rep_string_init(&ci);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 1);
+	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
+	ci.features = 1ULL << X86_FEATURE_FSRS;
+	rep_string_init(&ci);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
+	CHECK_EQ_U64(x86_fast_rep_stosb, 1);
 	ci.features = 1ULL << X86_FEATURE_ERMS;
 	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_string, 1);
-	ci.features = ~(1ULL << X86_FEATURE_ERMS);
-	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_string, 0);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
+	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
 
 	for (int fast = 0; fast <= 1; fast++) {
-		x86_fast_rep_string = (u8)fast;
+		x86_fast_rep_movsb = (u8)fast;
+		x86_fast_rep_stosb = (u8)fast;
 		run_all();
 	}
 	return check_report("string_asm");

@@ -22,6 +22,8 @@ struct fake_cpu {
 	u32 l1[4];		/* leaf 1 */
 	u32 l7_ebx;		/* leaf 7.0 EBX */
 	u32 l7_edx;		/* leaf 7.0 EDX */
+	u32 l7_eax;		/* leaf 7.0 EAX: the last subleaf */
+	u32 l7s1_eax;		/* leaf 7.1 EAX */
 	u32 la[4];		/* leaf 0xa */
 	u32 l15[3];		/* leaf 0x15 EAX, EBX, ECX */
 	u32 l16_eax;
@@ -67,6 +69,7 @@ static inline void fake_cpuid(void *ctx, u32 leaf, u32 sub, u32 out[4])
 		return;
 	case 1:	memcpy(out, c->l1, sizeof(c->l1)); return;
 	case 7:
+		out[0] = sub == 0 ? c->l7_eax : sub == 1 ? c->l7s1_eax : 0;
 		out[1] = sub == 0 ? c->l7_ebx : 0;
 		out[3] = sub == 0 ? c->l7_edx : 0;
 		return;
@@ -121,6 +124,8 @@ static const struct fake_cpu cpu_sapphirerapids = {
 	.l1 = { 0x000806f8, 0x00800800, 0x7ffefbff, 0xbfebfbff },
 	.la = { 0x08300805, 0, 0, 0x00008604 },
 	.l15 = { 2, 160, 25000000 }, .l16_eax = 2000,
+	/* leaf 7: ERMS and FSRM; 7.1: FSRS (EAX[11]) */
+	.l7_eax = 1, .l7_ebx = 1u << 9, .l7_edx = 1u << 4, .l7s1_eax = 1u << 11,
 	.e1 = { 0, 0, 0x00000121, 0x2c100800 }, .e7_edx = 0x100,
 };
 

@@ -34,9 +34,10 @@ typedef uint64_t u64;
 
 void *kfront_memcpy(void *dst, const void *src, size_t n);
 u32 kfront_csum_partial(const void *buf, size_t len, u32 sum);
-/* Which body a -DKFRONT_ASM_STRING variant's assembly memcpy takes
- * (arch/x86/rep_string.c): set from ERMS, as the kernel sets it. */
-u8 kfront_x86_fast_rep_string;
+/* Which body a -DKFRONT_ASM_STRING variant's assembly memcpy and memset
+ * take (arch/x86/rep_string.c): set from FSRM and FSRS, as the kernel
+ * sets them. */
+u8 kfront_x86_fast_rep_movsb, kfront_x86_fast_rep_stosb;
 
 static inline void rep_movsb(void *d, const void *s, size_t n)
 {
@@ -96,8 +97,11 @@ int main(int argc, char **argv)
 	int first = 1, mixed = 0;
 	unsigned int a, b, c, d;
 
-	if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		kfront_x86_fast_rep_string = (b >> 9) & 1;	/* ERMS */
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		kfront_x86_fast_rep_movsb = (d >> 4) & 1;	/* FSRM */
+		if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d))
+			kfront_x86_fast_rep_stosb = (a >> 11) & 1;	/* FSRS */
+	}
 
 	if (argc > 1 && !strcmp(argv[1], "-m")) {
 		mixed = 1;

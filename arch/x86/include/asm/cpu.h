@@ -43,6 +43,7 @@ enum cpu_feature {
 	X86_FEATURE_HYPERVISOR,		/* CPUID.1:ECX[31] */
 	X86_FEATURE_ERMS,		/* CPUID.7.0:EBX[9] fast rep movsb/stosb */
 	X86_FEATURE_FSRM,		/* CPUID.7.0:EDX[4] fast short rep movsb */
+	X86_FEATURE_FSRS,		/* CPUID.7.1:EAX[11] fast short rep stosb */
 	X86_FEATURE_HYBRID,		/* CPUID.7.0:EDX[15] */
 	X86_FEATURE_NX,			/* CPUID.80000001H:EDX[20] */
 	X86_FEATURE_RDTSCP,		/* CPUID.80000001H:EDX[27] */
@@ -108,9 +109,10 @@ void cpu_detect(struct cpu_info *ci, cpuid_fn fn, void *ctx);
  * when CPUID gave no TSC rate. */
 void cpu_detect_boot(struct cpu_info *ci);
 
-/* Sets x86_fast_rep_string from ERMS: which body the assembly memcpy and
- * memset of a -DKFRONT_ASM_STRING variant take (arch/x86/rep_string.c). */
-extern u8 x86_fast_rep_string;
+/* Which body the assembly memcpy and memset of a -DKFRONT_ASM_STRING
+ * variant take (arch/x86/rep_string.c): rep_string_init() sets
+ * x86_fast_rep_movsb from FSRM and x86_fast_rep_stosb from FSRS. */
+extern u8 x86_fast_rep_movsb, x86_fast_rep_stosb;
 void rep_string_init(const struct cpu_info *ci);
 
 static inline bool cpu_has(const struct cpu_info *ci, enum cpu_feature f)
