@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import stats, svg, why
+from . import stats, stringhelpers, svg, why
 from .model import Counter, Ratio, Result, Results, cost_counter
 from .report_doc import Alert, Cell, Chart, Section, Table
 from .report_render import RED, RESET, render_html, render_markdown, text_table
@@ -320,6 +320,9 @@ def build_document(results: Results) -> list[Section]:
     head = Section("kfront report", ([line] if line else []) + list(_alerts(results)))
     head.blocks += _machine_lines(results) + _counter_lines(results)
     head.blocks.append(_variant_table(results))
+    helpers = stringhelpers.note(results)
+    if helpers:
+        head.blocks.append(helpers)
     sections = [head] + truthreport.primary_sections(results)
     base = results.baseline
     hidden = truthreport.emulator_counters(results)
@@ -625,6 +628,9 @@ def terminal_table(results: Results, color: bool) -> str:
         out.append("")
         out.append(f"Unavailable: {', '.join(unavailable)}: "
                    + "; ".join(reasons))
+    helpers = stringhelpers.note(results)
+    if helpers:
+        out += ["", helpers]
     probs = [p for p in results.problems if p.severity != "note"]
     if probs:
         out.append("")
