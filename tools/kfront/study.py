@@ -484,7 +484,9 @@ COPY_LOOP = (
     'copies with an in-line `rep movsb`. Linux\'s x86-64 `memcpy` is assembly, the '
     'same under every `-O` level, so the stream rows overstate what Os gains against '
     'O2 in a real kernel: O2 with Os\'s copies runs them as fast as Os '
-    '(docs/hybrid.md, "The copy loop").')
+    '(docs/hybrid.md, "The copy loop"), and built with Linux-style assembly helpers '
+    '(`./kfront run --variants-file bench/variants-asm-string.ini`) O2 runs them '
+    'faster than Os (docs/hybrid.md, "Linux\'s string helpers").')
 
 
 def ratio_chart(host: dict[str, Any] | None) -> str | None:
