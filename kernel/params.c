@@ -11,6 +11,7 @@
 #include <kfront/harness.h>
 #include <kfront/params.h>
 #include <kfront/pci.h>
+#include <kfront/string_helpers.h>
 #include <kfront/svc_policy.h>
 
 const char *const exit_mode_names[] = {
@@ -38,6 +39,13 @@ const char *const harness_state_names[] = {
 };
 _Static_assert(ARRAY_SIZE(harness_state_names) == STATE_COUNT,
 	       "a name for every enum harness_state");
+
+const char *const rep_string_names[] = {
+	[REP_STRING_CPUID] = "cpuid", [REP_STRING_REP] = "rep",
+	[REP_STRING_LOOP] = "loop",
+};
+_Static_assert(ARRAY_SIZE(rep_string_names) == REP_STRING_COUNT,
+	       "a name for every enum rep_string_mode");
 
 /* crash= is read as text by arch_crash(); no enum decodes it. */
 static const char *const crash_names[] = {
@@ -79,6 +87,10 @@ const struct param_spec kfront_params[] = {
 	{ .key = "state", .type = PARAM_ENUM,
 	  PARAM_CHOICES(harness_state_names), .dflt = STATE_WARM,
 	  .help = "warm: one unmeasured call of the same variant before each counted run; cold: none; both",
+	  .readers = PARAM_READ_SUITE },
+	{ .key = "rep_string", .type = PARAM_ENUM,
+	  PARAM_CHOICES(rep_string_names), .dflt = REP_STRING_CPUID,
+	  .help = "memcpy and memset of -DKFRONT_ASM_STRING variants: cpuid = rep movsb/stosb where the CPU has FSRM/FSRS, as Linux; rep or loop = that body on any CPU",
 	  .readers = PARAM_READ_SUITE },
 	{ .key = "budget_ms", .type = PARAM_UINT, .min = 1, .max = 3600000,
 	  .dflt = 240000, .quick_dflt = 60000,

@@ -4,6 +4,7 @@
  * need ring 0. */
 #include <asm/cpu.h>
 #include <kfront/record.h>
+#include <kfront/string_helpers.h>
 
 void cpu_record_identity(struct record *r, const struct cpu_info *ci)
 {
@@ -21,6 +22,13 @@ void cpu_record_identity(struct record *r, const struct cpu_info *ci)
 		if (cpu_has(ci, f))
 			rec_arr_str(r, cpu_feature_name(f));
 	rec_arr_end(r);
+	/* what the assembly memcpy and memset of a -DKFRONT_ASM_STRING
+	 * variant run here, and what chose it (rep_string=) */
+	rec_obj_begin(r, "string_helpers");
+	rec_str(r, "memcpy", x86_fast_rep_movsb ? "rep movsb" : "loop");
+	rec_str(r, "memset", x86_fast_rep_stosb ? "rep stosb" : "loop");
+	rec_str(r, "by", rep_string_names[rep_string_selected()]);
+	rec_obj_end(r);
 	rec_obj_begin(r, "tsc");
 	rec_u64(r, "hz", ci->tsc_hz);
 	rec_str(r, "source", ci->tsc_source ? ci->tsc_source : "none");

@@ -10,6 +10,7 @@
 #include <kfront/record.h>
 #include <kfront/select.h>
 #include <kfront/string.h>
+#include <kfront/string_helpers.h>
 #include <kfront/suite.h>
 #include <kfront/suite_backend.h>
 #include <kfront/version.h>
@@ -383,6 +384,7 @@ int suite_main(const struct cmdline *cl, const struct bootinfo *bi)
 	if (status)
 		return EXIT_USAGE;
 	counters_init();
+	rep_string_select((enum rep_string_mode)cmdline_uint(cl, "rep_string"));
 	status = setup_wire(&s);
 	if (status)
 		return EXIT_USAGE;

@@ -71,6 +71,11 @@ class CleanBoot(unittest.TestCase):
         res = boot('bench=none')
         self.check_clean(res)
         self.assertIn('BIOS firmware', res.text)
+        # the string helpers' bodies follow the CPU's features by default
+        m = records(res)[0]['machine']
+        self.assertEqual(m['string_helpers'], {
+            'memcpy': 'rep movsb' if 'fsrm' in m['features'] else 'loop',
+            'memset': 'rep stosb' if 'fsrs' in m['features'] else 'loop', 'by': 'cpuid'})
 
     def test_uefi(self) -> None:
         res = boot('bench=none', firmware='uefi')

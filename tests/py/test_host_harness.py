@@ -71,6 +71,21 @@ class HostHarness(unittest.TestCase):
             self.assertEqual([v['name'] for v in begin['variants']], [name])
             self.assertGreater(begin['variants'][0]['text_bytes'], 0)
 
+    def test_rep_string_chooses_the_helpers_body(self) -> None:
+        """The machine record says which body Linux-style string helpers
+        run: CPUID's choice by default, the forced one with rep_string=."""
+        exe = cmd_host.host_exe()
+        status, recs = records(exe, ['bench=none'])
+        m = recs[0]['machine']
+        self.assertEqual(m['string_helpers'], {
+            'memcpy': 'rep movsb' if 'fsrm' in m['features'] else 'loop',
+            'memset': 'rep stosb' if 'fsrs' in m['features'] else 'loop', 'by': 'cpuid'})
+        for mode, cpy, st in (('rep', 'rep movsb', 'rep stosb'), ('loop', 'loop', 'loop')):
+            status, recs = records(exe, ['bench=none', f'rep_string={mode}'])
+            self.assertEqual(status, 0, mode)
+            self.assertEqual(recs[0]['machine']['string_helpers'],
+                             {'memcpy': cpy, 'memset': st, 'by': mode})
+
     def test_kernel_only_keys_refused(self) -> None:
         """Keys of the kernel's table this harness never reads."""
         for arg in ('exit=halt', 'ip=10.0.2.15/24', 'serve=echo', 'crash=ud'):

@@ -28,11 +28,24 @@ def results(variants, machine, context='kernel', host=None):
 class Bodies(unittest.TestCase):
     def test_each_feature_picks_its_own_helper(self) -> None:
         self.assertEqual(stringhelpers.bodies({'features': ['erms']}),
-                         'memcpy was a loop of moves and memset a loop of moves (fsrm no, fsrs no)')
+                         'memcpy was a loop of moves and memset a loop of moves (CPUID: fsrm no, fsrs no)')
         self.assertEqual(stringhelpers.bodies({'features': ['fsrm']}),
-                         'memcpy was a rep movsb and memset a loop of moves (fsrm yes, fsrs no)')
+                         'memcpy was a rep movsb and memset a loop of moves (CPUID: fsrm yes, fsrs no)')
         self.assertEqual(stringhelpers.bodies({'features': ['fsrm', 'fsrs']}),
-                         'memcpy was a rep movsb and memset a rep stosb (fsrm yes, fsrs yes)')
+                         'memcpy was a rep movsb and memset a rep stosb (CPUID: fsrm yes, fsrs yes)')
+
+    def test_the_record_says_what_ran(self) -> None:
+        # what the kernel recorded wins over what its features suggest
+        forced = {'features': ['erms'], 'hypervisor': 'TCGTCGTCGTCG',
+                  'string_helpers': {'memcpy': 'rep movsb', 'memset': 'rep stosb', 'by': 'rep'}}
+        self.assertEqual(stringhelpers.bodies(forced),
+                         'memcpy was a rep movsb and memset a rep stosb (rep_string=rep)')
+        line = stringhelpers.note(results(ASM, forced))
+        self.assertNotIn("the simulator's figures are of the loops", line)
+        by_cpuid = {'features': ['fsrm'],
+                    'string_helpers': {'memcpy': 'rep movsb', 'memset': 'loop', 'by': 'cpuid'}}
+        self.assertEqual(stringhelpers.bodies(by_cpuid),
+                         'memcpy was a rep movsb and memset a loop of moves (CPUID: fsrm yes, fsrs no)')
 
     def test_a_record_without_features(self) -> None:
         self.assertIn('what memcpy and memset ran is not known', stringhelpers.bodies({}))

@@ -21,6 +21,7 @@
 #undef memset
 
 #include <asm/cpu.h>
+#include <kfront/string_helpers.h>
 
 #define GUARD	64
 #define MAXLEN	4200
@@ -94,6 +95,21 @@ int main(void)
 	rep_string_init(&ci);
 	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
 	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
+
+	/* rep_string= forces a body whatever CPUID says, in either order */
+	ci.features = 1ULL << X86_FEATURE_FSRM;
+	rep_string_select(REP_STRING_LOOP);
+	rep_string_init(&ci);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
+	rep_string_select(REP_STRING_REP);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 1);
+	CHECK_EQ_U64(x86_fast_rep_stosb, 1);
+	CHECK_EQ_U64(rep_string_selected(), REP_STRING_REP);
+	rep_string_select(REP_STRING_CPUID);
+	CHECK_EQ_U64(x86_fast_rep_movsb, 1);
+	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
+	rep_string_select(REP_STRING_COUNT);	/* out of range: CPUID's */
+	CHECK_EQ_U64(rep_string_selected(), REP_STRING_CPUID);
 
 	for (int fast = 0; fast <= 1; fast++) {
 		x86_fast_rep_movsb = (u8)fast;

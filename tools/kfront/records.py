@@ -331,6 +331,7 @@ MACHINE_FIELDS: dict[str, Any] = {
     "tsc": {"hz": "num", "source": "str", "invariant": "bool",
             "check": {"hz": "num", "source": "str"}},
     "lfence": {"serialising": "bool", "how": "str"},
+    "string_helpers": {"memcpy": "str", "memset": "str", "by": "str"},
     "pmu": {"available": "bool", "reason": "str", "version": "u64",
             "gp": "u64", "gp_width": "u64", "fixed": "u64",
             "groups": "list",

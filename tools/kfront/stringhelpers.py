@@ -6,9 +6,10 @@ arch/x86/string_asm.c, which picks its body from CPUID as Linux does:
 memcpy is a rep movsb where the CPU has FSRM, memset a rep stosb where
 it has FSRS, otherwise each is a loop of moves. So the same variant runs
 different instructions on different CPUs: QEMU TCG reports neither
-feature (the simulator's figures are of the loops), this machine's Zen 5
-reports FSRM only. The machine records list the features; this says
-what followed from them, beside the figures they shaped.
+feature (the simulator's figures are of the loops unless rep_string=
+forces a body), this machine's Zen 5 reports FSRM only. The machine
+records say what ran and what chose it (string_helpers); this puts it
+beside the figures it shaped.
 """
 from __future__ import annotations
 
@@ -23,19 +24,45 @@ def asm_variants(variants: list[dict[str, Any]]) -> list[str]:
             if DEFINE in str(v.get('flags', '')).split()]
 
 
-def bodies(machine: dict[str, Any]) -> str:
-    """What memcpy and memset ran on a machine, from its record's
-    features (the kernel and the host harness record every feature of
-    arch/x86/cpu_detect.c's table the CPU has); says so when the record
-    lists none (results from before features were recorded)."""
+def _features(machine: dict[str, Any]) -> set[str] | None:
     feats = machine.get('features')
-    if not isinstance(feats, list):
+    return set(map(str, feats)) if isinstance(feats, list) else None
+
+
+def _said(have: set[str] | None) -> str:
+    if have is None:
+        return ''
+    return ', '.join(f'{f} {"yes" if f in have else "no"}' for f in ('fsrm', 'fsrs'))
+
+
+def chosen(machine: dict[str, Any]) -> tuple[str, str, str] | None:
+    """(memcpy's body, memset's, what chose them) on a machine: its
+    record's string_helpers (what ran, and cpuid or the rep_string= that
+    forced it), else worked out from its CPU features (records from
+    before string_helpers was recorded), else None."""
+    sh = machine.get('string_helpers')
+    if isinstance(sh, dict) and sh.get('memcpy') and sh.get('memset'):
+        by = str(sh.get('by', 'cpuid'))
+        return str(sh['memcpy']), str(sh['memset']), by
+    have = _features(machine)
+    if have is None:
+        return None
+    return ('rep movsb' if 'fsrm' in have else 'loop',
+            'rep stosb' if 'fsrs' in have else 'loop', 'cpuid')
+
+
+def bodies(machine: dict[str, Any]) -> str:
+    """What memcpy and memset ran on a machine, and why; says so when its
+    record tells neither."""
+    got = chosen(machine)
+    if got is None:
         return 'what memcpy and memset ran is not known (its machine record lists no CPU features)'
-    have = set(map(str, feats))
-    cpy = 'a rep movsb' if 'fsrm' in have else 'a loop of moves'
-    st = 'a rep stosb' if 'fsrs' in have else 'a loop of moves'
-    said = ', '.join(f'{f} {"yes" if f in have else "no"}' for f in ('fsrm', 'fsrs'))
-    return f'memcpy was {cpy} and memset {st} ({said})'
+    cpy, st, by = got
+    name = {'rep movsb': 'a rep movsb', 'rep stosb': 'a rep stosb'}
+    why = (f'CPUID: {_said(_features(machine))}' if by == 'cpuid' and _features(machine) is not None
+           else 'CPUID' if by == 'cpuid' else f'rep_string={by}')
+    return (f'memcpy was {name.get(cpy, "a loop of moves")} and memset '
+            f'{name.get(st, "a loop of moves")} ({why})')
 
 
 def note(results: Any) -> str | None:
@@ -51,10 +78,10 @@ def note(results: Any) -> str | None:
         where.append(('the host harness', host.machine))
     said = '; '.join(f'in {label} {bodies(m or {})}' for label, m in where)
     kernel = results.machine or {}
-    feats = kernel.get('features')
+    got = chosen(kernel)
     tcg = (results.context != 'user' and kernel.get('hypervisor') == TCG
-           and isinstance(feats, list) and not {'fsrm', 'fsrs'} & set(feats))
+           and got is not None and got[2] == 'cpuid' and got[:2] == ('loop', 'loop'))
     return (f"Linux's string helpers ({DEFINE}: {', '.join(names)}): {said}"
             + ("; QEMU TCG reports neither feature, so the simulator's figures are of "
-               "the loops" if tcg else "")
+               "the loops (rep_string=rep runs what a CPU with both would)" if tcg else "")
             + " (docs/hybrid.md, \"Linux's string helpers\").")

@@ -111,7 +111,8 @@ void cpu_detect_boot(struct cpu_info *ci);
 
 /* Which body the assembly memcpy and memset of a -DKFRONT_ASM_STRING
  * variant take (arch/x86/rep_string.c): rep_string_init() sets
- * x86_fast_rep_movsb from FSRM and x86_fast_rep_stosb from FSRS. */
+ * x86_fast_rep_movsb from FSRM and x86_fast_rep_stosb from FSRS, unless
+ * rep_string_select() (kfront/string_helpers.h) forced a body. */
 extern u8 x86_fast_rep_movsb, x86_fast_rep_stosb;
 void rep_string_init(const struct cpu_info *ci);
 
