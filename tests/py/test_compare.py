@@ -55,6 +55,19 @@ class TestCompare(unittest.TestCase):
         sig = {(r.bench, r.variant) for r in cmp.rows if r.significant}
         self.assertEqual({v for _, v in sig}, {"Os"})
 
+    def test_rebuilt_variants_noted(self) -> None:
+        """Same names, other flags (bench/variants.ini against
+        bench/variants-asm-string.ini): the note names the variants; the
+        same build on two runs has none."""
+        (a,) = runs("clean")
+        self.assertFalse(any("flags differ" in n for n in compare.compare(a, runs("clean")[0]).notes))
+        b = runs("clean")[0]
+        b.variants = [dict(v, flags=v["flags"] + " -DKFRONT_ASM_STRING")
+                      if v["name"] in ("O2", "Os") else v for v in b.variants]
+        notes = [n for n in compare.compare(a, b).notes if "flags differ" in n]
+        self.assertEqual(len(notes), 1)
+        self.assertIn("compiler or flags differ for O2, Os (", notes[0])
+
     def test_simulated_history_note(self) -> None:
         """sim.* figures depend on what ran before a benchmark in its boot:
         comparing a boot that ran other benchmarks first says so."""

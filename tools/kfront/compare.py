@@ -154,6 +154,15 @@ def _misses_of(r: Results, tool: str) -> str | None:
     return str(extra.get("misses_of") or "whole region (written before misses_of)")
 
 
+def _rebuilt_variants(a: Results, b: Results) -> list[str]:
+    """Variants of the same name built with another compiler or other
+    flags in A and B (say bench/variants.ini against
+    bench/variants-asm-string.ini)."""
+    build_a = {v.get("name"): (v.get("cc"), v.get("flags")) for v in a.variants}
+    return [str(v.get("name")) for v in b.variants
+            if v.get("name") in build_a and build_a[v.get("name")] != (v.get("cc"), v.get("flags"))]
+
+
 def _notes(a: Results, b: Results) -> list[str]:
     notes = []
     for tool, what in (("sim", "simulated"), ("valgrind", "callgrind's")):
@@ -170,6 +179,11 @@ def _notes(a: Results, b: Results) -> list[str]:
         for counter in sorted(measured & set(una)):
             notes.append(f"{counter} is unavailable in {name}: "
                          f"{una[counter]}")
+    rebuilt = _rebuilt_variants(a, b)
+    if rebuilt:
+        notes.append(f"compiler or flags differ for {', '.join(rebuilt)} (the "
+                     "A = and B = lines give both): their rows compare two builds of the "
+                     "code, not one build on two runs")
     if a.context != b.context:
         notes.append(f"context differs: A {a.context}, B {b.context}")
     if a.baseline != b.baseline:
