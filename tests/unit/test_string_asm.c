@@ -75,26 +75,23 @@ static void run_all(void)
 	CHECK_EQ_U64(bad_set, 0);
 }
 
+static void init_expect(struct cpu_info *ci, u64 features, u8 movsb, u8 stosb)
+{
+	ci->features = features;
+	rep_string_init(ci);
+	CHECK_EQ_U64(x86_fast_rep_movsb, movsb);
+	CHECK_EQ_U64(x86_fast_rep_stosb, stosb);
+}
+
 int main(void)
 {
 	struct cpu_info ci = { 0 };
 
 	/* rep_string_init(): memcpy follows FSRM, memset FSRS, ERMS neither */
-	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
-	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
-	ci.features = 1ULL << X86_FEATURE_FSRM;
-	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_movsb, 1);
-	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
-	ci.features = 1ULL << X86_FEATURE_FSRS;
-	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
-	CHECK_EQ_U64(x86_fast_rep_stosb, 1);
-	ci.features = 1ULL << X86_FEATURE_ERMS;
-	rep_string_init(&ci);
-	CHECK_EQ_U64(x86_fast_rep_movsb, 0);
-	CHECK_EQ_U64(x86_fast_rep_stosb, 0);
+	init_expect(&ci, 0, 0, 0);
+	init_expect(&ci, 1ULL << X86_FEATURE_FSRM, 1, 0);
+	init_expect(&ci, 1ULL << X86_FEATURE_FSRS, 0, 1);
+	init_expect(&ci, 1ULL << X86_FEATURE_ERMS, 0, 0);
 
 	/* rep_string= forces a body whatever CPUID says, in either order */
 	ci.features = 1ULL << X86_FEATURE_FSRM;

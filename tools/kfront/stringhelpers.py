@@ -29,9 +29,7 @@ def _features(machine: dict[str, Any]) -> set[str] | None:
     return set(map(str, feats)) if isinstance(feats, list) else None
 
 
-def _said(have: set[str] | None) -> str:
-    if have is None:
-        return ''
+def _said(have: set[str]) -> str:
     return ', '.join(f'{f} {"yes" if f in have else "no"}' for f in ('fsrm', 'fsrs'))
 
 
@@ -59,8 +57,12 @@ def bodies(machine: dict[str, Any]) -> str:
         return 'what memcpy and memset ran is not known (its machine record lists no CPU features)'
     cpy, st, by = got
     name = {'rep movsb': 'a rep movsb', 'rep stosb': 'a rep stosb'}
-    why = (f'CPUID: {_said(_features(machine))}' if by == 'cpuid' and _features(machine) is not None
-           else 'CPUID' if by == 'cpuid' else f'rep_string={by}')
+    have = _features(machine)
+    if by != 'cpuid':
+        why = f'rep_string={by}'
+    else:
+        why = f'CPUID: {_said(have)}' if have is not None else 'CPUID'
+
     return (f'memcpy was {name.get(cpy, "a loop of moves")} and memset '
             f'{name.get(st, "a loop of moves")} ({why})')
 
