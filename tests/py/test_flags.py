@@ -158,6 +158,19 @@ class CpuTime(unittest.TestCase):
         self.assertIn('cand: in every batch; their figures are the medians',
                       flags.ranked_table([merged], 'uop'))
 
+    def test_references_from_the_file(self) -> None:
+        """O2 and Os are plain -O2 and -Os unless the candidates file has
+        its own (built like its candidates); every batch starts with them."""
+        V = flags.vt.Variant
+        cands = [V(f'c{i}', 'gcc', ('-O1',), '') for i in range(7)]
+        self.assertEqual(flags.references(cands), list(flags.REFERENCES))
+        own_o2 = V('O2', 'gcc', ('-O2', '-DKFRONT_ASM_STRING'), '')
+        got = flags.batches([own_o2] + cands)
+        self.assertEqual(len(got), 2)
+        for batch in got:
+            self.assertEqual(batch[:2], [own_o2, flags.REFERENCES[1]])
+        self.assertEqual(sum(len(b) - 2 for b in got), 7)
+
     def test_work_dir_is_kept_under_results(self) -> None:
         """The batches' logs outlive the run (a failed batch names one)."""
         work = cmd_flags.work_dir()

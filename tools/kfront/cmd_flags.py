@@ -134,6 +134,10 @@ def run(args: argparse.Namespace) -> int:
     work.mkdir(parents=True, exist_ok=True)
     print(f'kfront flags: tables, serial logs, simulator output and host logs in {work}',
           flush=True)
+    own = [r for r in flags.references(cands) if r not in flags.REFERENCES]
+    if own:
+        print('kfront flags: references from the file: ' + '; '.join(
+            f'{r.name} = {r.cc} {" ".join(r.flags)}' for r in own), flush=True)
     for n, batch in enumerate(flags.batches(cands), 1):
         scores, host = run_batch(batch, args, work, n)
         if scores:

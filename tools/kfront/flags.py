@@ -6,7 +6,10 @@ variants are also timed on this machine's real CPU in user space: the
 one time figure that measures a CPU, not QEMU.
 
 Candidates come from an INI file in the variant-table format
-(bench/hybrid-candidates.ini). O2 and Os are always added as references.
+(bench/hybrid-candidates.ini). O2 and Os are always added as references:
+plain -O2 and -Os, or the file's own [O2] and [Os] when it has them (say
+with -DKFRONT_ASM_STRING, so that the references are built like the
+candidates).
 One kernel image holds at most MAX_PER_IMAGE variants, so candidates run in
 batches; each batch has its own O2, and every ratio is to the O2 of the
 same boot.
@@ -53,11 +56,18 @@ class Score:
     batches: int = 1
 
 
+def references(cands: list[vt.Variant]) -> list[vt.Variant]:
+    """O2 and Os: the candidates file's own sections of those names, else
+    plain -O2 and -Os."""
+    own = {c.name: c for c in cands}
+    return [own.get(r.name, r) for r in REFERENCES]
+
+
 def batches(cands: list[vt.Variant]) -> list[list[vt.Variant]]:
-    refs = {r.name for r in REFERENCES}
-    rest = [c for c in cands if c.name not in refs]
-    room = MAX_PER_IMAGE - len(REFERENCES)
-    return [list(REFERENCES) + rest[i:i + room]
+    refs = references(cands)
+    rest = [c for c in cands if c.name not in {r.name for r in refs}]
+    room = MAX_PER_IMAGE - len(refs)
+    return [refs + rest[i:i + room]
             for i in range(0, max(len(rest), 1), room)]
 
 
