@@ -21,8 +21,9 @@ TCG = {'hypervisor': 'TCGTCGTCGTCG', 'features': ['tsc', 'erms']}
 ZEN5 = {'hypervisor': 'KVMKVMKVM', 'features': ['erms', 'fsrm']}
 
 
-def results(variants, machine, context='kernel', host=None):
-    return SimpleNamespace(variants=variants, machine=machine, context=context, host=host)
+def results(variants, machine, context='kernel', host=None, benches=('net.udp_rr',)):
+    return SimpleNamespace(variants=variants, machine=machine, context=context, host=host,
+                           results=[SimpleNamespace(bench=b) for b in benches])
 
 
 class Bodies(unittest.TestCase):
@@ -55,8 +56,11 @@ class Bodies(unittest.TestCase):
 
 
 class Note(unittest.TestCase):
-    def test_none_without_the_define(self) -> None:
+    def test_c_helpers_noted_with_a_stream_workload(self) -> None:
         self.assertIsNone(stringhelpers.note(results(ASM[2:], TCG)))
+        line = stringhelpers.note(results(ASM[2:], TCG, benches=('net.udp_rr', 'net.tcp_stream')))
+        self.assertEqual(line, stringhelpers.C_HELPERS)
+        self.assertIn('bench/variants-asm-string.ini', line)
 
     def test_simulated_boot_and_host(self) -> None:
         line = stringhelpers.note(results(ASM, TCG, host=results(ASM, ZEN5, 'user')))
@@ -73,9 +77,10 @@ class Note(unittest.TestCase):
 
 
 class InTheReport(unittest.TestCase):
-    """A real run's results (a simulated boot under QEMU TCG) with its
-    variants' flags given the define: the line is in the terminal summary
-    and in report.md; without the define in neither."""
+    """A real run's results (a simulated boot under QEMU TCG, with
+    net.udp_stream) with its variants' flags given the define: the line
+    on what ran is in the terminal summary and in report.md; without the
+    define, the line on the C helpers."""
 
     def load(self, define: bool) -> model.Results:
         doc = json.loads((FIXTURES / 'real_sweep_sim.json').read_text())
@@ -96,7 +101,8 @@ class InTheReport(unittest.TestCase):
                 report.write_all(res, Path(tmp))
                 md = (Path(tmp) / 'report.md').read_text()
             for where in (text, md):
-                self.assertEqual("Linux's string helpers" in where, define)
+                self.assertEqual("Linux's string helpers (-DKFRONT_ASM_STRING" in where, define)
+                self.assertEqual("String helpers: each variant compiles" in where, not define)
             if define:
                 self.assertIn('in the booted kernel memcpy was a loop of moves', text)
                 self.assertIn("the simulator's figures are of the loops", text)

@@ -67,12 +67,26 @@ def bodies(machine: dict[str, Any]) -> str:
             f'{name.get(st, "a loop of moves")} ({why})')
 
 
+# What a run with lib/string.c's C helpers should be read with, when it
+# has a stream workload: their time is mostly that copy loop.
+C_HELPERS = ("String helpers: each variant compiles lib/string.c's C memcpy, whose copy "
+             "loop is most of the stream workloads' time on a real CPU; Linux's memcpy is "
+             "assembly, the same under every -O level. "
+             "`./kfront run --variants-file bench/variants-asm-string.ini` runs the same "
+             "comparison with Linux-style helpers (docs/hybrid.md, \"Linux's string helpers\").")
+
+
+def _has_stream(results: Any) -> bool:
+    return any(str(e.bench).endswith('_stream') for e in results.results)
+
+
 def note(results: Any) -> str | None:
-    """One line for a report whose variants use Linux's string helpers;
-    None for the others."""
+    """One line for a report whose variants use Linux's string helpers,
+    or whose variants compile the C ones and ran a stream workload; None
+    for the others."""
     names = asm_variants(results.variants)
     if not names:
-        return None
+        return C_HELPERS if _has_stream(results) else None
     here = 'the host harness' if results.context == 'user' else 'the booted kernel'
     where = [(here, results.machine)]
     host = getattr(results, 'host', None)
