@@ -68,10 +68,12 @@ def bodies(machine: dict[str, Any]) -> str:
 
 
 # What a run with lib/string.c's C helpers should be read with, when it
-# has a stream workload: their time is mostly that copy loop.
+# has a stream workload: that copy loop decides their O2/Os difference
+# (docs/hybrid.md: O2 loses 22 % to 29 % there by compiling it).
 C_HELPERS = ("String helpers: each variant compiles lib/string.c's C memcpy, whose copy "
-             "loop is most of the stream workloads' time on a real CPU; Linux's memcpy is "
-             "assembly, the same under every -O level. "
+             "loop decides the O2/Os difference of the stream workloads on a real CPU "
+             "(O2 calls it, Os copies in line); Linux's memcpy is assembly, the same under "
+             "every -O level. "
              "`./kfront run --variants-file bench/variants-asm-string.ini` runs the same "
              "comparison with Linux-style helpers (docs/hybrid.md, \"Linux's string helpers\").")
 
