@@ -266,3 +266,53 @@ class Helpers(unittest.TestCase):
                 cmd_study.time_helpers(out)
             self.assertFalse((out / cmd_study.HELPERS_OUT).exists())
             self.assertIn('failed (exit 1): no build', err.getvalue())
+
+
+class OtherTable(unittest.TestCase):
+    """`kfront study --variants-file FILE`: the runs use FILE, the document
+    names it and goes beside docs/findings.md instead of replacing it (its
+    chart too), and a table whose O2 and Os take Linux-style helpers gets
+    their note instead of the copy-loop one; --from keeps the table."""
+
+    def args(self, vfile: Path | None, **kw) -> object:
+        return mock.Mock(quick=False, variants_file=vfile, doc=None, reuse=None, **kw)
+
+    def test_commands_and_document_name(self) -> None:
+        table = paths.ROOT / 'bench' / 'variants-asm-string.ini'
+        cmds = cmd_study.commands(self.args(table), Path('/tmp/out'))
+        for name in ('host', 'sim', 'hostvg'):
+            self.assertIn('--variants-file bench/variants-asm-string.ini', ' '.join(cmds[name]))
+        self.assertNotIn('--variants-file', ' '.join(cmd_study.commands(self.args(None),
+                                                                        Path('/o'))['sim']))
+        self.assertEqual(cmd_study.default_doc(table),
+                         paths.ROOT / 'docs' / 'findings-variants-asm-string.md')
+        self.assertEqual(cmd_study.default_doc(None), paths.ROOT / 'docs' / 'findings.md')
+
+    def test_table_problems(self) -> None:
+        self.assertIsNone(cmd_study.table_problem(None))
+        self.assertIsNone(cmd_study.table_problem(paths.ROOT / 'bench' / 'variants-asm-string.ini'))
+        self.assertRegex(cmd_study.table_problem(paths.ROOT / 'bench' / 'hybrid-candidates.ini'),
+                         r'the study compares O2, Os, hybrid; the table has no O2, Os$')
+        self.assertIn('no such file', cmd_study.table_problem(Path('/nonexistent.ini')))
+
+    def test_render_with_linux_helpers(self) -> None:
+        asm = [{'name': n, 'flags': f'-{n[1:]} -DKFRONT_ASM_STRING'} for n in ('O2', 'Os')]
+        text = study.render(study.Inputs(
+            sim=dict(SIM, variants=asm), host=dict(HOST, variants=asm),
+            variants_file='bench/variants-asm-string.ini', chart='findings-x/time-ratio.svg'))
+        self.assertIn('Variant table: `bench/variants-asm-string.ini`', text)
+        self.assertIn(study.ASM_HELPERS, text)
+        self.assertNotIn(study.COPY_LOOP, text)
+        self.assertIn('](findings-x/time-ratio.svg)', text)
+
+    def test_from_keeps_the_table(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            (out / 'study.json').write_text(
+                '{"commands": {}, "note": "", "variants_file": "bench/variants-asm-string.ini"}')
+            args = self.args(None)
+            args.reuse = out
+            with mock.patch.object(cmd_study, 'write', return_value=0) as write:
+                self.assertEqual(cmd_study.run(args), 0)
+            self.assertEqual(write.call_args.args[0].variants_file,
+                             paths.ROOT / 'bench' / 'variants-asm-string.ini')

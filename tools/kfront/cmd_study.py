@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from kfront import build, paths, study
+from kfront import build, names, paths, pgo, study
 
 # skylake-nojcc beside skylake: which of skylake's uop-cache figures the
 # JCC erratum decides (docs/findings.md, "The uop cache per model");
@@ -46,8 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f'short runs, footprints {SWEEP[True]} (default {SWEEP[False]})')
     p.add_argument('--out', type=Path, default=None,
                    help='where both runs write (default results/study-DATE-TIME/)')
-    p.add_argument('--doc', type=Path, default=paths.ROOT / 'docs' / 'findings.md',
-                   help='the document to write (default docs/findings.md)')
+    p.add_argument('--variants-file', type=Path, default=None, metavar='FILE',
+                   help='the variant table (default bench/variants.ini); it must define '
+                   f'{VARIANTS.replace(",", ", ")}, e.g. bench/variants-asm-string.ini')
+    p.add_argument('--doc', type=Path, default=None,
+                   help='the document to write (default docs/findings.md, or '
+                   'docs/findings-STEM.md for --variants-file STEM.ini)')
     p.add_argument('--from', dest='reuse', type=Path, default=None, metavar='DIR',
                    help='write the document from an earlier study\'s DIR/sim and DIR/host '
                    'without measuring again')
@@ -63,14 +67,39 @@ def shown(path: Path) -> Path:
         return path
 
 
+def default_doc(variants_file: Path | None) -> Path:
+    """docs/findings.md for bench/variants.ini; another table's findings
+    go beside it, named after the table, and never replace them."""
+    name = f'findings-{variants_file.stem}.md' if variants_file else 'findings.md'
+    return paths.ROOT / 'docs' / name
+
+
+def table_problem(variants_file: Path | None) -> str | None:
+    """What keeps a --variants-file from a study: a table the build would
+    refuse, or one without the variants the study compares."""
+    if variants_file is None:
+        return None
+    problem = names.variants_file_problem(variants_file)
+    if problem:
+        return problem
+    have = {v.name for v in pgo.variants.load(variants_file)}
+    missing = [v for v in VARIANTS.split(',') if v not in have]
+    if not missing:
+        return None
+    return (f'--variants-file {variants_file}: the study compares '
+            f'{VARIANTS.replace(",", ", ")}; the table has no {", ".join(missing)}')
+
+
 def commands(args: argparse.Namespace, out: Path) -> dict[str, list[str]]:
     out = shown(out)
     quick = ['--quick'] if args.quick else []
+    table = ['--variants-file', str(shown(args.variants_file))] if args.variants_file else []
     sweep = SWEEP[args.quick]
-    host = ['./kfront', 'host', *quick, '--variants', VARIANTS, '--bench', BENCH]
+    host = ['./kfront', 'host', *quick, *table, '--variants', VARIANTS, '--bench', BENCH]
     return {
         'host': [*host, '--out', str(out / 'host'), '--', f'footprint={sweep}'],
-        'sim': ['./kfront', 'run', *quick, '--no-host', '--sim', MODELS, '--variants', VARIANTS,
+        'sim': ['./kfront', 'run', *quick, *table, '--no-host', '--sim', MODELS,
+                '--variants', VARIANTS,
                 '--bench', BENCH, '--footprint', sweep, '--out', str(out / 'sim')],
         'hostvg': [*host, '--valgrind', '--out', str(out / 'hostvg'), '--',
                    f'footprint={sweep}'],
@@ -94,12 +123,14 @@ def _wait(name: str, proc: subprocess.Popen, log: object, out: Path) -> bool:
     return status == 0
 
 
-def measure(cmds: dict[str, list[str]], out: Path) -> bool:
+def measure(cmds: dict[str, list[str]], out: Path, variants_file: Path | None = None) -> bool:
     """The timing run alone, then the counting runs side by side, each
     logging to OUT/NAME.log; True when all succeed."""
     out.mkdir(parents=True, exist_ok=True)
-    # One build first: two ninja runs in one build directory would race.
-    if not build.build():
+    # One build first, with the runs' table: two ninja runs in one build
+    # directory would race.
+    table = f'-Dvariants_file={variants_file.resolve()}' if variants_file else '-Dvariants_file='
+    if not build.build(options=[table]):
         print('kfront study: build failed', file=sys.stderr)
         return False
     env = dict(os.environ, **{build.BUILT_ENV: str(paths.BUILD)})
@@ -185,7 +216,7 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
     if sim is None and host is None:
         print(f'kfront study: no results under {out}/sim or {out}/host', file=sys.stderr)
         return 1
-    doc = args.doc
+    doc = args.doc or default_doc(args.variants_file)
     kernel, host_programs = programs(out)
     inp = study.Inputs(
         sim=sim, host=host, hostvg=hostvg, kernel=kernel, host_programs=host_programs,
@@ -195,14 +226,16 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
         sim_path=str(shown(out) / 'sim' / 'results.json'),
         host_path=str(shown(out) / 'host' / 'results.json'),
         hostvg_path=str(shown(out) / 'hostvg' / 'results.json'),
-        helpers=_read(out / HELPERS_OUT), helpers_command=' '.join(HELPERS))
+        helpers=_read(out / HELPERS_OUT), helpers_command=' '.join(HELPERS),
+        variants_file=str(shown(args.variants_file)) if args.variants_file else '',
+        chart=f'{doc.stem}/time-ratio.svg')
     text = study.render(inp)
     text = text.replace('\n## How to reproduce\n', f'\n{note}\n\n## How to reproduce\n', 1)
     doc.parent.mkdir(parents=True, exist_ok=True)
     doc.write_text(text, encoding='utf-8')
     chart = study.ratio_chart(host)
     if chart is not None:
-        charts = doc.parent / 'findings'
+        charts = doc.parent / doc.stem
         charts.mkdir(exist_ok=True)
         (charts / 'time-ratio.svg').write_text(chart, encoding='utf-8')
     print(f'kfront study: wrote {doc}')
@@ -212,21 +245,30 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
 def run(args: argparse.Namespace) -> int:
     if args.reuse is not None:
         saved = load(args.reuse / 'study.json') or {}
+        if saved.get('variants_file') and args.variants_file is None:
+            args.variants_file = paths.ROOT / saved['variants_file']
         return write(args, args.reuse, saved.get('commands', {}),
                      saved.get('note', ''))
+    problem = table_problem(args.variants_file)
+    if problem:
+        print(f'kfront study: {problem}', file=sys.stderr)
+        return 2
     stamp = datetime.datetime.now().strftime('%Y%m%d-%H%M%S')
     out = args.out or paths.ROOT / 'results' / f'study-{stamp}'
     cmds = commands(args, out)
     start = time.monotonic()
     load_before = os.getloadavg()[0]
-    ok = measure(cmds, out)
+    ok = measure(cmds, out, args.variants_file)
     took = time.monotonic() - start
     keep_programs(out)
     time_helpers(out)
     note = (f'Measured in {took:.0f} s wall; load average {load_before:.1f} when it '
             f'started (timings of a loaded machine are noisier: the intervals say how '
             f'much).')
-    (out / 'study.json').write_text(json.dumps({'commands': cmds, 'note': note}, indent=1))
+    saved = {'commands': cmds, 'note': note}
+    if args.variants_file:
+        saved['variants_file'] = str(shown(args.variants_file))
+    (out / 'study.json').write_text(json.dumps(saved, indent=1))
     print(f'kfront study: measurements took {took:.0f} s', flush=True)
     status = write(args, out, cmds, note)
     return status if ok else 1
