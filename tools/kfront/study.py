@@ -492,7 +492,8 @@ COPY_LOOP = (
     'O2 in a real kernel: O2 with Os\'s copies runs them as fast as Os '
     '(docs/hybrid.md, "The copy loop"), and built with Linux-style assembly helpers '
     '(`./kfront run --variants-file bench/variants-asm-string.ini`) O2 runs them '
-    'faster than Os (docs/hybrid.md, "Linux\'s string helpers").')
+    'faster than Os (docs/hybrid.md, "Linux\'s string helpers"; this study on that '
+    'table: docs/findings-variants-asm-string.md).')
 
 
 # The copy-loop note's counterpart for a table whose O2 and Os take
