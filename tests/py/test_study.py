@@ -303,6 +303,9 @@ class OtherTable(unittest.TestCase):
         self.assertIn('Variant table: `bench/variants-asm-string.ini`', text)
         self.assertIn(study.ASM_HELPERS, text)
         self.assertNotIn(study.COPY_LOOP, text)
+        # which body each run ran comes from its machine record
+        self.assertIn('In the host harness what memcpy and memset ran is not known', text)
+        self.assertIn('in the simulated kernel what memcpy and memset ran is not known', text)
         self.assertIn('](findings-x/time-ratio.svg)', text)
 
     def test_from_keeps_the_table(self) -> None:

@@ -178,7 +178,7 @@ def programs(out: Path) -> tuple[Path, dict[str, Path]]:
 
 
 # The copy and checksum helpers alone (docs/hybrid.md, "The copy loop"):
-# what the stream rows' time is made of, from the same build.
+# what decides the stream rows' O2/Os difference, from the same build.
 HELPERS = ['tools/probes/helper_speed.py', '--variants', VARIANTS, '--rounds', '7']
 HELPERS_OUT = 'helpers.txt'
 

@@ -434,7 +434,7 @@ def render(inp: Inputs) -> str:
     if g is not None:
         out += [f'Geometric mean of the real-CPU Os/O2 time ratios over these '
                 f'{len(host_ratios)} workloads: {g:.3f}.', '']
-    out += [ASM_HELPERS if _asm_helpers(inp) else COPY_LOOP, '']
+    out += [_helpers_note(inp), '']
     if inp.helpers:
         out += [f'The two helpers alone, from this study\'s host objects, on the same '
                 f'machine right after the runs (`{inp.helpers_command}`):', '',
@@ -502,19 +502,22 @@ ASM_HELPERS = (
     'These variants take `memcpy` and `memset` from arch/x86/string_asm.c, '
     'Linux-style assembly, the same instructions in every variant, instead of '
     'compiling lib/string.c\'s loops; what stays the compiler\'s is which copies it '
-    'expands in line. The host harness ran them as CPUID chose on its CPU, the '
-    'simulated kernel as QEMU TCG\'s CPUID chose (the loops: it reports neither FSRM nor '
-    'FSRS); each run\'s machine record says which (`string_helpers`; docs/hybrid.md, '
-    '"Linux\'s string helpers").')
+    'expands in line (docs/hybrid.md, "Linux\'s string helpers").')
 
 
-def _asm_helpers(inp: Inputs) -> bool:
-    """Do the study's O2 and Os take Linux-style assembly helpers?"""
-    for doc in (inp.host, inp.sim):
-        if doc:
-            names = stringhelpers.asm_variants(doc.get('variants', []))
-            return BASE in names and OTHER in names
-    return False
+def _helpers_note(inp: Inputs) -> str:
+    """COPY_LOOP, or for a study whose O2 and Os take Linux-style helpers
+    ASM_HELPERS and which body each run ran, from its machine record (the
+    same words as the run's own report)."""
+    runs = [(label, doc) for label, doc in (('the host harness', inp.host),
+                                            ('the simulated kernel', inp.sim)) if doc]
+    names = stringhelpers.asm_variants(runs[0][1].get('variants', [])) if runs else []
+    if BASE not in names or OTHER not in names:
+        return COPY_LOOP
+    said = '; '.join(f'{"In" if i == 0 else "in"} {label} '
+                     f'{stringhelpers.bodies(doc.get("machine") or {})}'
+                     for i, (label, doc) in enumerate(runs))
+    return f'{ASM_HELPERS} {said}.'
 
 
 def ratio_chart(host: dict[str, Any] | None) -> str | None:
