@@ -50,6 +50,14 @@ static const struct uarch_range uarch_ranges[] = {
 	INTEL(0xbf, UARCH_ALDERLAKE),		/* Raptor Lake -S */
 	INTEL(0x8f, UARCH_SAPPHIRERAPIDS),
 	INTEL(0xcf, UARCH_SAPPHIRERAPIDS),	/* Emerald Rapids */
+	INTEL(0xaa, UARCH_METEORLAKE),		/* -L */
+	INTEL(0xac, UARCH_METEORLAKE),
+	INTEL(0xb5, UARCH_METEORLAKE),		/* Arrow Lake-U (Redwood Cove) */
+	INTEL(0xad, UARCH_GRANITERAPIDS),	/* -X */
+	INTEL(0xae, UARCH_GRANITERAPIDS),	/* -D */
+	INTEL(0xc5, UARCH_ARROWLAKE),		/* -H */
+	INTEL(0xc6, UARCH_ARROWLAKE),
+	INTEL(0xbd, UARCH_LUNARLAKE),		/* -M */
 	/* Family 17h as Linux's arch/x86/kernel/cpu/amd.c splits it: models
 	 * 50h-5fh are Zen (1) parts, not Zen 2. */
 	AMD(0x17, 0x00, 0x2f, UARCH_ZEN),	/* Zen, Zen+ */
@@ -62,6 +70,11 @@ static const struct uarch_range uarch_ranges[] = {
 	AMD(0x19, 0x10, 0x1f, UARCH_ZEN4),	/* Genoa */
 	AMD(0x19, 0x20, 0x5f, UARCH_ZEN3),	/* Vermeer .. Cezanne */
 	AMD(0x19, 0x60, 0xaf, UARCH_ZEN4),	/* Raphael .. Bergamo */
+	/* Family 1Ah as Linux's amd.c marks X86_FEATURE_ZEN5; its other
+	 * models (50h-5fh, 80h-afh, c0h-cfh) are Zen 6 there. */
+	AMD(0x1a, 0x00, 0x2f, UARCH_ZEN5),	/* Turin, Strix Point */
+	AMD(0x1a, 0x40, 0x4f, UARCH_ZEN5),	/* Granite Ridge */
+	AMD(0x1a, 0x60, 0x7f, UARCH_ZEN5),	/* Krackan, Strix Halo */
 };
 
 static const char *const uarch_names[UARCH_NR] = {
@@ -75,10 +88,15 @@ static const char *const uarch_names[UARCH_NR] = {
 	[UARCH_TIGERLAKE]	= "tigerlake",
 	[UARCH_ALDERLAKE]	= "alderlake",
 	[UARCH_SAPPHIRERAPIDS]	= "sapphirerapids",
+	[UARCH_METEORLAKE]	= "meteorlake",
+	[UARCH_GRANITERAPIDS]	= "graniterapids",
+	[UARCH_ARROWLAKE]	= "arrowlake",
+	[UARCH_LUNARLAKE]	= "lunarlake",
 	[UARCH_ZEN]		= "zen",
 	[UARCH_ZEN2]		= "zen2",
 	[UARCH_ZEN3]		= "zen3",
 	[UARCH_ZEN4]		= "zen4",
+	[UARCH_ZEN5]		= "zen5",
 };
 
 enum cpu_uarch cpu_uarch_lookup(enum cpu_vendor v, u32 family, u32 model)

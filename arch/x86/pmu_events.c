@@ -4,10 +4,10 @@
  * come from the architectural events in pmu_intel.c / pmu_amd.c.
  *
  * Intel FRONTEND_RETIRED.* (event 0xc6) counts what its name says only
- * with MSR_PEBS_FRONTEND (0x3f7) holding the sub-event; the Golden Cove
- * tables use FRONTEND_RETIRED.L1I_MISS and the driver programs 0x3f7 to
+ * with MSR_PEBS_FRONTEND (0x3f7) holding the sub-event; the Golden Cove,
+ * Redwood Cove and Lion Cove tables use FRONTEND_RETIRED.L1I_MISS and the driver programs 0x3f7 to
  * 0x12 for any group that contains it. It counts retired instructions
- * that missed the L1i, not line misses: Golden Cove has no plain L1i
+ * that missed the L1i, not line misses: these cores have no plain L1i
  * miss event. */
 #include <asm/pmu.h>
 #include <kfront/compiler.h>
@@ -91,6 +91,41 @@ static const struct pmu_event glc_events[] = {
 	EV(PMU_L2_CODE_READS, 0x24, 0xe4, 0, 0, "L2_RQSTS.ALL_CODE_RD"),
 };
 
+/* Redwood Cove: Meteor Lake P-cores (and Arrow Lake-U) and Granite
+ * Rapids. Source: Linux tools/perf/pmu-events/arch/x86/meteorlake/
+ * (cpu_core: frontend.json, virtual-memory.json, cache.json) and
+ * graniterapids/: Golden Cove's encodings but FRONTEND_RETIRED.L1I_MISS,
+ * whose umask is 0x03 here ("UMask": "0x3", "MSRValue": "0x12"); the 0x9c
+ * event keeps CounterMask 6 on any counter; ITLB, IDQ and L2 code reads
+ * on counters 0-3. */
+static const struct pmu_event rwc_events[] = {
+	{ .id = PMU_L1I_MISSES, .event = 0xc6, .umask = 0x03,
+	  .frontend = 0x12, .hw_name = "FRONTEND_RETIRED.L1I_MISS" },
+	EV(PMU_ITLB_MISSES, 0x11, 0x0e, 0, GP0_3,
+	   "ITLB_MISSES.WALK_COMPLETED"),
+	EV(PMU_UOPS_DSB, 0x79, 0x08, 0, GP0_3, "IDQ.DSB_UOPS"),
+	EV(PMU_UOPS_MITE, 0x79, 0x04, 0, GP0_3, "IDQ.MITE_UOPS"),
+	EV(PMU_FE_STALLS, 0x9c, 0x01, 6, 0,
+	   "IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE"),
+	EV(PMU_L2_CODE_READS, 0x24, 0xe4, 0, GP0_3, "L2_RQSTS.ALL_CODE_RD"),
+};
+
+/* Lion Cove: Arrow Lake-S/H and Lunar Lake P-cores. Source: Linux
+ * tools/perf/pmu-events/arch/x86/{arrowlake,lunarlake}/ (cpu_core), as
+ * above; every event on any of the ten counters. Allocation is 8 wide:
+ * the cycles with no uop delivered are IDQ_BUBBLES.STARVATION_CYCLES,
+ * 0x9c/0x01 with CounterMask 8 (the CYCLES_0_UOPS_DELIV name is kept there
+ * only as a deprecated alias of it). */
+static const struct pmu_event lnc_events[] = {
+	{ .id = PMU_L1I_MISSES, .event = 0xc6, .umask = 0x03,
+	  .frontend = 0x12, .hw_name = "FRONTEND_RETIRED.L1I_MISS" },
+	EV(PMU_ITLB_MISSES, 0x11, 0x0e, 0, 0, "ITLB_MISSES.WALK_COMPLETED"),
+	EV(PMU_UOPS_DSB, 0x79, 0x08, 0, 0, "IDQ.DSB_UOPS"),
+	EV(PMU_UOPS_MITE, 0x79, 0x04, 0, 0, "IDQ.MITE_UOPS"),
+	EV(PMU_FE_STALLS, 0x9c, 0x01, 8, 0, "IDQ_BUBBLES.STARVATION_CYCLES"),
+	EV(PMU_L2_CODE_READS, 0x24, 0xe4, 0, 0, "L2_RQSTS.ALL_CODE_RD"),
+};
+
 /*
  * AMD Zen 2 (family 17h, models 30h+). Source: Linux
  * tools/perf/pmu-events/arch/x86/amdzen2/{other,cache}.json (PPR for
@@ -141,6 +176,21 @@ static const struct pmu_event zen4_events[] = {
 	   "de_no_dispatch_per_slot.no_ops_from_frontend"),
 };
 
+/* AMD Zen 5 (family 1Ah). Source: Linux .../amdzen5/inst-cache.json,
+ * branch-prediction.json (0x85), decode.json (0xaa, 0x1a0) and
+ * pipeline.json: Zen 4's encodings, but dispatch is 8 wide ("8 *
+ * ls_not_halted_cyc" slots), so the cycles with every slot empty for want
+ * of ops take CounterMask 8, as perf's frontend_bound_by_latency does. */
+static const struct pmu_event zen5_events[] = {
+	EV(PMU_L1I_MISSES, 0x18e, 0x18, 0, 0,
+	   "ic_tag_hit_miss.instruction_cache_miss"),
+	EV(PMU_ITLB_MISSES, 0x85, 0x0f, 0, 0, "bp_l1_tlb_miss_l2_tlb_miss.all"),
+	EV(PMU_UOPS_DSB, 0xaa, 0x02, 0, 0, "de_src_op_disp.op_cache"),
+	EV(PMU_UOPS_MITE, 0xaa, 0x01, 0, 0, "de_src_op_disp.x86_decoder"),
+	EV(PMU_FE_STALLS, 0x1a0, 0x01, 8, 0,
+	   "de_no_dispatch_per_slot.no_ops_from_frontend"),
+};
+
 #define TABLE(u, ev, src)	{ u, src, ev, ARRAY_SIZE(ev) }
 
 static const struct pmu_event_table tables[] = {
@@ -154,9 +204,15 @@ static const struct pmu_event_table tables[] = {
 	TABLE(UARCH_ALDERLAKE, glc_events, "linux pmu-events alderlake"),
 	TABLE(UARCH_SAPPHIRERAPIDS, glc_events,
 	      "linux pmu-events sapphirerapids"),
+	TABLE(UARCH_METEORLAKE, rwc_events, "linux pmu-events meteorlake"),
+	TABLE(UARCH_GRANITERAPIDS, rwc_events,
+	      "linux pmu-events graniterapids"),
+	TABLE(UARCH_ARROWLAKE, lnc_events, "linux pmu-events arrowlake"),
+	TABLE(UARCH_LUNARLAKE, lnc_events, "linux pmu-events lunarlake"),
 	TABLE(UARCH_ZEN2, zen2_events, "linux pmu-events amdzen2"),
 	TABLE(UARCH_ZEN3, zen3_events, "linux pmu-events amdzen3, libpfm4"),
 	TABLE(UARCH_ZEN4, zen4_events, "linux pmu-events amdzen4"),
+	TABLE(UARCH_ZEN5, zen5_events, "linux pmu-events amdzen5"),
 };
 
 const struct pmu_event_table *pmu_event_table(enum cpu_uarch u)

@@ -39,6 +39,17 @@ class TestModelChoice(unittest.TestCase):
                 self.assertEqual((choice.model, choice.exact), (model, exact))
         self.assertIn("Sapphire Rapids", truth.sim_model_for(cpu("sapphire_rapids.txt")).note)
 
+    def test_newer_cores_are_named_nearest(self) -> None:
+        for vendor, family, model, preset, said in (
+                ('GenuineIntel', 6, 0xc6, 'goldencove', 'Arrow Lake (Lion Cove): nearest'),
+                ('GenuineIntel', 6, 0xb5, 'goldencove', 'Arrow Lake-U (Redwood Cove)'),
+                ('AuthenticAMD', 0x1a, 0x44, 'zen4', 'is Zen 5: nearest preset zen4'),
+                ('AuthenticAMD', 0x1a, 0x50, 'zen4', 'is past Zen 5: nearest preset zen4')):
+            with self.subTest(model=hex(model)):
+                choice = truth.sim_model_for(truth.CpuId(vendor, family, model))
+                self.assertEqual((choice.model, choice.exact), (preset, False))
+                self.assertIn(said, choice.note)
+
     def test_unknown_cpu_falls_back_to_skylake_and_says_so(self) -> None:
         self.assertIsNone(cpu("arm64.txt"))
         choice = truth.sim_model_for(None)

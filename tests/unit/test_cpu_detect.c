@@ -216,7 +216,18 @@ static void test_uarch_table(void)
 		{ CPU_VENDOR_AMD, 0x19, 0x50, "zen3" },
 		{ CPU_VENDOR_AMD, 0x19, 0x11, "zen4" },
 		{ CPU_VENDOR_AMD, 0x19, 0x74, "zen4" },
-		{ CPU_VENDOR_AMD, 0x1a, 0x44, "unknown" },	/* Zen 5 */
+		{ CPU_VENDOR_INTEL, 6, 0xaa, "meteorlake" },
+		{ CPU_VENDOR_INTEL, 6, 0xb5, "meteorlake" },	/* Arrow Lake-U */
+		{ CPU_VENDOR_INTEL, 6, 0xae, "graniterapids" },
+		{ CPU_VENDOR_INTEL, 6, 0xc6, "arrowlake" },
+		{ CPU_VENDOR_INTEL, 6, 0xbd, "lunarlake" },
+		{ CPU_VENDOR_INTEL, 6, 0xaf, "unknown" },	/* Sierra Forest */
+		{ CPU_VENDOR_INTEL, 6, 0xcc, "unknown" },	/* Panther Lake */
+		{ CPU_VENDOR_AMD, 0x1a, 0x02, "zen5" },		/* Turin */
+		{ CPU_VENDOR_AMD, 0x1a, 0x44, "zen5" },		/* Granite Ridge */
+		{ CPU_VENDOR_AMD, 0x1a, 0x7f, "zen5" },
+		{ CPU_VENDOR_AMD, 0x1a, 0x50, "unknown" },	/* Zen 6 */
+		{ CPU_VENDOR_AMD, 0x1a, 0x80, "unknown" },	/* Zen 6 */
 		{ CPU_VENDOR_UNKNOWN, 6, 0x5e, "unknown" },
 	};
 	size_t i;

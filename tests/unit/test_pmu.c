@@ -309,6 +309,110 @@ static void test_zen4(void)
 	CHECK_EQ_U64(rec.nw, 0);
 }
 
+/* Zen 5: Zen 4's layout and encodings, but the front-end stall count
+ * takes CounterMask 8 (8-wide dispatch). */
+static void test_zen5(void)
+{
+	static const struct msr_write g1[] = {
+		W(AMD_GCTL, 0),
+		W(CTR(0), 0), W(CTL(0), 0x430076),
+		W(CTR(1), 0), W(CTL(1), 0x4300c0),
+		W(CTR(2), 0), W(CTL(2), 0x4300c3),
+		W(CTR(3), 0), W(CTL(3), 0x1084301a0ULL),	/* 0x1a0, cmask 8 */
+		W(AMD_GCTL, 0x0f),
+	};
+
+	CHECK_EQ_U64(setup(&cpu_zen5), 0);
+	CHECK_STR(ci.uarch_name, "zen5");
+	CHECK(ci.pmu.amd_perfmon_v2);
+	CHECK_EQ_U64(ci.pmu.amd_num_counters, 6);
+	CHECK_EQ_U64(pmu_num_groups(&pmu), 2);
+	CHECK_EQ_U64(pmu.groups[0].slot[2].evtsel, 0x4302aa);	/* op cache */
+	CHECK_EQ_U64(pmu.groups[0].slot[3].evtsel, 0x4301aa);	/* decoder */
+	CHECK_EQ_U64(pmu.groups[0].slot[4].evtsel, 0x10043188eULL);
+	CHECK_EQ_U64(pmu.groups[0].slot[5].evtsel, 0x430f85);
+	CHECK_STR(pmu.groups[1].slot[3].hw_name,
+		  "de_no_dispatch_per_slot.no_ops_from_frontend");
+	rec_reset(&rec);
+	CHECK_EQ_U64(pmu_start_group(&pmu, 1), 0);
+	CHECK_WRITES(&rec, g1);
+}
+
+/* Redwood Cove (Meteor Lake, Granite Rapids) and Lion Cove (Arrow Lake,
+ * Lunar Lake) start from Golden Cove's events: FRONTEND_RETIRED.L1I_MISS
+ * takes umask 3 on both. */
+static void setup_intel_model(u32 leaf1, const char *uarch)
+{
+	struct fake_cpu c = cpu_sapphirerapids;
+
+	c.l1[0] = leaf1;
+	CHECK_EQ_U64(setup(&c), 0);
+	CHECK_STR(ci.uarch_name, uarch);
+	CHECK_EQ_U64(pmu.nr_missing, 0);
+	rec_reset(&rec);
+	CHECK_EQ_U64(pmu_start_group(&pmu, 0), 0);
+}
+
+/* Redwood Cove: the L2 code reads join ITLB and IDQ on counters 0-3, so
+ * they fill a second group; the 0-uops cycles keep CounterMask 6. */
+static void test_redwood_cove(void)
+{
+	static const struct msr_write g0[] = {
+		W(GCTL, 0),
+		W(PMC(0), 0), W(EVT(0), 0x430879),
+		W(PMC(1), 0), W(EVT(1), 0x430479),
+		W(PMC(2), 0), W(EVT(2), 0x4303c6),	/* umask 3 */
+		W(PMC(3), 0), W(EVT(3), 0x430e11),
+		W(PMC(4), 0), W(EVT(4), 0x4300c5),
+		W(PMC(5), 0), W(EVT(5), 0x0643019c),	/* cmask 6 */
+		W(MSR_PEBS_FRONTEND, 0x12),
+		W(MSR_IA32_FIXED_CTR1, 0), W(MSR_IA32_FIXED_CTR0, 0),
+		W(FCTL, 0x33), W(GCTL, 0x30000003fULL),
+	};
+	static const u32 leaf1[] = { 0x000a06a4, 0x000a06d1 };
+	static const char *const name[] = { "meteorlake", "graniterapids" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		setup_intel_model(leaf1[i], name[i]);
+		CHECK_WRITES(&rec, g0);
+		CHECK_EQ_U64(pmu_num_groups(&pmu), 2);
+		CHECK_STR(pmu.groups[1].slot[2].hw_name,
+			  "L2_RQSTS.ALL_CODE_RD");
+	}
+}
+
+/* Lion Cove: every event on any counter, so one group; allocation is 8
+ * wide, and the 0-uops cycles are IDQ_BUBBLES.STARVATION_CYCLES with
+ * CounterMask 8. */
+static void test_lion_cove(void)
+{
+	static const struct msr_write g0[] = {
+		W(GCTL, 0),
+		W(PMC(0), 0), W(EVT(0), 0x430879),
+		W(PMC(1), 0), W(EVT(1), 0x430479),
+		W(PMC(2), 0), W(EVT(2), 0x4303c6),
+		W(PMC(3), 0), W(EVT(3), 0x430e11),
+		W(PMC(4), 0), W(EVT(4), 0x4300c5),
+		W(PMC(5), 0), W(EVT(5), 0x0843019c),	/* cmask 8 */
+		W(PMC(6), 0), W(EVT(6), 0x43e424),
+		W(MSR_PEBS_FRONTEND, 0x12),
+		W(MSR_IA32_FIXED_CTR1, 0), W(MSR_IA32_FIXED_CTR0, 0),
+		W(FCTL, 0x33), W(GCTL, 0x30000007fULL),
+	};
+	static const u32 leaf1[] = { 0x000c0662, 0x000b06d1 };
+	static const char *const name[] = { "arrowlake", "lunarlake" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		setup_intel_model(leaf1[i], name[i]);
+		CHECK_WRITES(&rec, g0);
+		CHECK_EQ_U64(pmu_num_groups(&pmu), 1);
+		CHECK_STR(pmu.groups[0].slot[7].hw_name,
+			  "IDQ_BUBBLES.STARVATION_CYCLES");
+	}
+}
+
 /* Every entry point must be harmless on a PMU that did not come up. */
 static void check_dead_pmu(void)
 {
@@ -517,15 +621,16 @@ static void test_delta_wraps(void)
 }
 
 /* Every listed microarchitecture has a table with all five front-end
- * events (Golden Cove a sixth: L2 code reads, for L1i lines), and the
- * GP-only constraint never excludes every counter. */
+ * events (Golden Cove and its successors a sixth: L2 code reads, for L1i
+ * lines), and the GP-only constraint never excludes every counter. */
 static void test_tables(void)
 {
 	static const enum cpu_uarch all[] = {
 		UARCH_SANDYBRIDGE, UARCH_IVYBRIDGE, UARCH_HASWELL,
 		UARCH_BROADWELL, UARCH_SKYLAKE, UARCH_ICELAKE,
 		UARCH_TIGERLAKE, UARCH_ALDERLAKE, UARCH_SAPPHIRERAPIDS,
-		UARCH_ZEN2, UARCH_ZEN3, UARCH_ZEN4,
+		UARCH_METEORLAKE, UARCH_GRANITERAPIDS, UARCH_ARROWLAKE,
+		UARCH_LUNARLAKE, UARCH_ZEN2, UARCH_ZEN3, UARCH_ZEN4, UARCH_ZEN5,
 	};
 	size_t i;
 
@@ -534,8 +639,8 @@ static void test_tables(void)
 
 		CHECK(t != NULL);
 		if (t) {
-			bool glc = all[i] == UARCH_ALDERLAKE ||
-				   all[i] == UARCH_SAPPHIRERAPIDS;
+			bool glc = all[i] >= UARCH_ALDERLAKE &&
+				   all[i] <= UARCH_LUNARLAKE;
 
 			CHECK_EQ_U64(t->nr, glc ? 6 : 5);
 			CHECK(t->source && t->source[0]);
@@ -554,6 +659,9 @@ int main(void)
 	test_zen2();
 	test_zen3();
 	test_zen4();
+	test_zen5();
+	test_redwood_cove();
+	test_lion_cove();
 	test_qemu_tcg_amd();
 	test_qemu_tcg_intel();
 	test_kvm_hidden_amd();

@@ -160,6 +160,18 @@ static const struct fake_cpu cpu_zen4 = {
 	.e22 = { 0x00000003, 0x00000106, 0, 0 },
 };
 
+/* Ryzen 9 9950X (family 1Ah model 44h): PerfMonV2 with 6 counters
+ * (0x80000022 EBX as such a part reports it). */
+static const struct fake_cpu cpu_zen5 = {
+	.vendor = "AuthenticAMD",
+	.brand = "AMD Ryzen 9 9950X 16-Core Processor",
+	.max_leaf = 0x10, .max_ext = 0x80000028,
+	.l1 = { 0x00b40f40, 0x00200800, 0x7ef8320b, 0x178bfbff },
+	.e1 = { 0x00b40f40, 0x20000000, 0x75c237ff, 0x2fd3fbff },
+	.e7_edx = 0x6799,
+	.e22 = { 0x00000007, 0x00084106, 0, 0 },
+};
+
 /* QEMU TCG, default "-cpu qemu64": AMD vendor, family 0fh model 6bh, no
  * PerfCtrExtCore, hypervisor bit; rdpmc raises #UD there. */
 static const struct fake_cpu cpu_qemu64_tcg = {

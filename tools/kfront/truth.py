@@ -35,7 +35,12 @@ INTEL_GOLDENCOVE = {
 INTEL_GOLDENCOVE_NEAR = {
     0xaa: 'Meteor Lake (Redwood Cove)', 0xac: 'Meteor Lake (Redwood Cove)',
     0xad: 'Granite Rapids (Redwood Cove)', 0xae: 'Granite Rapids-D (Redwood Cove)',
+    0xb5: 'Arrow Lake-U (Redwood Cove)',
 }
+# Lion Cove (Arrow Lake-S/H, Lunar Lake P-cores): no preset of its own; the
+# kernel's PMU table has it (arch/x86/cpu_uarch.c).
+INTEL_LIONCOVE = {0xc5: 'Arrow Lake-H (Lion Cove)', 0xc6: 'Arrow Lake (Lion Cove)',
+                  0xbd: 'Lunar Lake (Lion Cove)'}
 INTEL_SKYLAKE = {
     0x4e: 'Skylake-L', 0x5e: 'Skylake', 0x55: 'Skylake-X / Cascade Lake',
     0x8e: 'Kaby Lake-L / Whiskey Lake', 0x9e: 'Kaby Lake / Coffee Lake',
@@ -45,8 +50,11 @@ INTEL_SKYLAKE_NEAR = {
     0x7d: 'Ice Lake', 0x7e: 'Ice Lake-L', 0x6a: 'Ice Lake-X', 0x6c: 'Ice Lake-D',
     0x8c: 'Tiger Lake-L', 0x8d: 'Tiger Lake', 0xa7: 'Rocket Lake',
 }
-# AMD families (PPRs): 0x17 Zen/Zen 2, 0x19 Zen 3/Zen 4, 0x1a Zen 5.
+# AMD families (PPRs): 0x17 Zen/Zen 2, 0x19 Zen 3/Zen 4, 0x1a Zen 5 and
+# Zen 6; the model ranges are those of Linux's arch/x86/kernel/cpu/amd.c, as
+# in arch/x86/cpu_uarch.c.
 AMD_ZEN4_MODELS = set(range(0x10, 0x20)) | set(range(0x60, 0x80)) | set(range(0xa0, 0xb0))
+AMD_ZEN5_MODELS = set(range(0x00, 0x30)) | set(range(0x40, 0x50)) | set(range(0x60, 0x80))
 
 SOURCE_PMU = 'pmu'
 SOURCE_SIM = 'sim'
@@ -102,9 +110,12 @@ def _amd(cpu: CpuId, what: str) -> ModelChoice:
     if cpu.family == 0x19:
         return ModelChoice('zen4', False, f'{what} is Zen 3: nearest preset zen4 '
                            '(same 32 KiB 8-way L1i, smaller op cache)')
-    if cpu.family == 0x1a:
+    if cpu.family == 0x1a and cpu.model in AMD_ZEN5_MODELS:
         return ModelChoice('zen4', False, f'{what} is Zen 5: nearest preset zen4 '
                            '(no Zen 5 preset; its op cache and fetch differ)')
+    if cpu.family == 0x1a:
+        return ModelChoice('zen4', False, f'{what} is past Zen 5: nearest preset zen4 '
+                           '(no preset for its front end)')
     if cpu.family == 0x17:
         return ModelChoice('zen4', False, f'{what} is Zen/Zen 2: nearest preset zen4')
     return ModelChoice(FALLBACK_MODEL, False,
@@ -115,6 +126,7 @@ def _intel(cpu: CpuId, what: str) -> ModelChoice:
     if cpu.family == 6:
         for table, model, exact in ((INTEL_GOLDENCOVE, 'goldencove', True),
                                     (INTEL_GOLDENCOVE_NEAR, 'goldencove', False),
+                                    (INTEL_LIONCOVE, 'goldencove', False),
                                     (INTEL_SKYLAKE, 'skylake', True),
                                     (INTEL_SKYLAKE_NEAR, 'skylake', False)):
             if cpu.model in table:

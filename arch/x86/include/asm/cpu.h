@@ -25,10 +25,15 @@ enum cpu_uarch {
 	UARCH_TIGERLAKE,	/* Willow Cove */
 	UARCH_ALDERLAKE,	/* Golden Cove P-core; also Raptor Lake */
 	UARCH_SAPPHIRERAPIDS,	/* Golden Cove server; also Emerald Rapids */
+	UARCH_METEORLAKE,	/* Redwood Cove P-core; also Arrow Lake-U */
+	UARCH_GRANITERAPIDS,	/* Redwood Cove server */
+	UARCH_ARROWLAKE,	/* Lion Cove P-core (Arrow Lake-S/H) */
+	UARCH_LUNARLAKE,	/* Lion Cove P-core */
 	UARCH_ZEN,		/* Zen, Zen+ */
 	UARCH_ZEN2,
 	UARCH_ZEN3,
 	UARCH_ZEN4,
+	UARCH_ZEN5,
 	UARCH_NR,
 };
 
