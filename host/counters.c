@@ -55,28 +55,26 @@ void counters_init(void)
 		cpu.tsc_source = "clock_gettime";
 	}
 	/* Under valgrind the hardware counts would be valgrind's own. */
-	nperf = perf_init(vg_active());
+	nperf = perf_init(&cpu, vg_active());
 }
 
+/* With a PMU, one group per perf group; without, the TSC alone. */
 int counters_num_groups(void)
 {
-	return 1;
+	return nperf ? perf_num_groups() : 1;
 }
 
 int counters_group_names(int g, const char *names[], int max)
 {
-	int n = 0;
-
-	if (max > 0)
-		names[n++] = "tsc";
-	for (int i = 0; i < nperf && n < max; i++)
-		names[n++] = perf_name(i);
-	return n;
+	if (max <= 0)
+		return 0;
+	names[0] = "tsc";
+	return 1 + (nperf ? perf_group_names(g, names + 1, max - 1) : 0);
 }
 
 int counters_start_group(int g, char *err, size_t errlen)
 {
-	return nperf ? perf_enable(err, errlen) : 0;
+	return nperf ? perf_enable(g, err, errlen) : 0;
 }
 
 void counters_stop(void)
@@ -134,11 +132,14 @@ void counters_quiet_end(void)
 
 static void describe_pmu(struct record *r)
 {
+	const char *names[HOST_PERF_MAX * HOST_PERF_GROUPS];
+
 	rec_obj_begin(r, "pmu");
 	rec_bool(r, "available", nperf > 0);
 	rec_str(r, "reason", perf_reason());
 	rec_u64(r, "version", 0);
-	rec_u64(r, "gp", (u64)nperf);
+	rec_u64(r, "gp", (u64)perf_counter_names(names, HOST_PERF_MAX *
+							 HOST_PERF_GROUPS));
 	rec_u64(r, "gp_width", nperf ? 64 : 0);
 	rec_u64(r, "fixed", 0);
 	rec_str(r, "events", "perf_event_open (user space only)");
@@ -194,6 +195,9 @@ static void describe_lfence(struct record *r)
 
 void counters_describe(struct record *r)
 {
+	const char *names[HOST_PERF_MAX * HOST_PERF_GROUPS];
+	int n = perf_counter_names(names, HOST_PERF_MAX * HOST_PERF_GROUPS);
+
 	rec_obj_begin(r, "machine");
 	cpu_record_identity(r, &cpu);
 	rec_bool(r, "apic", false);
@@ -202,8 +206,8 @@ void counters_describe(struct record *r)
 	describe_host(r);
 	rec_arr_begin(r, "counters");
 	rec_arr_str(r, "tsc");
-	for (int i = 0; i < nperf; i++)
-		rec_arr_str(r, perf_name(i));
+	for (int i = 0; i < n; i++)
+		rec_arr_str(r, names[i]);
 	rec_arr_end(r);
 	rec_obj_begin(r, "unavailable");
 	perf_describe_unavailable(r);
