@@ -10,7 +10,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import cli, paths, truth
+from kfront import cli, paths, truth, uopshare
 
 PLUGIN = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
 # One swept workload, two variants, three runs: the shortest run that still
@@ -64,6 +64,21 @@ class TruthRun(unittest.TestCase):
             self.assertIn('Simulated front end (', self.md)
             self.assertRegex(self.md, r'net\.udp_rr @64: (Os|O2) took [\d.]+ (± <?[\d.]+|\[[\d.]+, [\d.]+\]|\(every run the same\)) '
                              r'times fewer simulated L1 I-cache misses')
+
+    def test_uop_cache_share(self) -> None:
+        """The simulator's uops by source reach results.json under the PMU's
+        names, and report.md gives each point's share from them."""
+        if not PLUGIN.exists():
+            self.skipTest('no fesim plugin built')
+        model = self.doc['truth']['sim_models'][0]
+        e = next(e for e in self.doc['results']
+                 if e['variant'] == 'O2' and e['footprint'] == 0)
+        dsb = e['counters'][f'sim.{model}.uops_dsb']['per_op']['median']
+        mite = e['counters'][f'sim.{model}.uops_mite']['per_op']['median']
+        self.assertGreater(dsb, 0)
+        self.assertIn('## Uop-cache share of delivered uops', self.md)
+        self.assertIn(f'| net.udp_rr @0 | {uopshare.percent(dsb / (dsb + mite))} |', self.md)
+        self.assertIn(f'{model}, simulated: uops_dsb / (uops_dsb + uops_mite)', self.md)
 
 
 if __name__ == '__main__':

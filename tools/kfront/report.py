@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import stats, stringhelpers, svg, why
+from . import stats, stringhelpers, svg, uopshare, why
 from .model import Counter, Ratio, Result, Results, cost_counter
 from .report_doc import Alert, Cell, Chart, Section, Table
 from .report_render import RED, RESET, render_html, render_markdown, text_table
@@ -324,6 +324,9 @@ def build_document(results: Results) -> list[Section]:
     if helpers:
         head.blocks.append(helpers)
     sections = [head] + truthreport.primary_sections(results)
+    share = _uop_share_section(results)
+    if share is not None:
+        sections.append(share)
     base = results.baseline
     hidden = truthreport.emulator_counters(results)
     for counter in counters_in(results):
@@ -357,6 +360,21 @@ def build_document(results: Results) -> list[Section]:
         "by run when variants ran interleaved). Digits shown are those the "
         "interval supports. See docs/statistics.md."]))
     return sections
+
+
+def _uop_share_section(results: Results) -> Section | None:
+    """The uop cache's share of the delivered uops, a table per source."""
+    found = uopshare.sources(results)
+    if not found:
+        return None
+    sec = Section("Uop-cache share of delivered uops")
+    for src in found:
+        headers, rows = uopshare.table(results, src)
+        sec.blocks.append(Table(headers, [[Cell(c, "num" if i else "") for i, c in enumerate(r)]
+                                          for r in rows],
+                                f"{src.what}: {uopshare.FORMULA} of the medians per "
+                                "operation; '-': the variant counted no uops there."))
+    return sec
 
 
 def _why_section(results: Results) -> Section | None:
@@ -615,6 +633,9 @@ def terminal_table(results: Results, color: bool) -> str:
                 out += text_table(block.headers, block.rows, color) + [block.caption]
     if verdict_secs:     # last, indented as verdict.render gives it
         out += [""] + truthreport.verdict_lines(results)
+    share = uopshare.summary(results)
+    if share:
+        out += [""] + share
     if any(_autocorr_mark(c) for e in results.results
            for c in e.counters.values()):
         out.append("")

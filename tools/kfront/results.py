@@ -494,6 +494,8 @@ def counter_label(name: str) -> str:
         "uop_misses": "simulated uop-cache misses",
         "itlb_misses": "simulated I-TLB page walks",
         "itlb_l1_misses": "simulated L1 I-TLB misses",
+        "uops_dsb": "simulated uops from the uop cache",
+        "uops_mite": "simulated uops from the legacy decoders",
         "l1i_prefetches": "simulated L1 I-cache prefetches",
         "footprint_bytes": "simulated code footprint (bytes)",
         "taken_branches": "simulated taken branches",

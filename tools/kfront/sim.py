@@ -10,8 +10,11 @@ overhead rule (tools/kfront/regions.py). Names: sim.instructions, sim.footprint_
 (the same for every model), the instruction classes (sim.rep_movs,
 sim.div, sim.calls, ...: CLASSES), and sim.MODEL.l1i_misses,
 sim.MODEL.uop_misses, sim.MODEL.itlb_misses (page walks),
-sim.MODEL.l1i_prefetches and sim.MODEL.itlb_l1_misses per simulated model
-setting (MODEL or MODEL@POLICY).
+sim.MODEL.l1i_prefetches, sim.MODEL.itlb_l1_misses, and
+sim.MODEL.uops_dsb and sim.MODEL.uops_mite (the uops the uop cache and the
+legacy decoders delivered: the plugin's uop_hit_uops and uop_miss_uops,
+named as the PMU counters they model) per simulated model setting (MODEL or
+MODEL@POLICY).
 
 The footprint counters are per region, not per operation: they are listed
 in the record's `per_region` and results.json does not divide them.
@@ -47,7 +50,9 @@ COMMON = {'instructions': 'insns', 'footprint_bytes': 'footprint_bytes',
           'taken_branches': 'taken_branches'}
 PER_MODEL = ('l1i_misses', 'uop_misses', 'itlb_misses')
 # counters a plugin before issue 18 (items 2, 3) does not write: optional
-PER_MODEL_NEW = ('l1i_prefetches', 'itlb_l1_misses')
+PER_MODEL_NEW = ('l1i_prefetches', 'itlb_l1_misses', 'uops_dsb', 'uops_mite')
+# the plugin's names of the counters named as the PMU's (docs/fesim.md)
+PLUGIN_NAMES = {'uops_dsb': 'uop_hit_uops', 'uops_mite': 'uop_miss_uops'}
 # Instruction classes (docs/fesim.md, "Instruction classes"), same names
 # as the plugin's "classes" object.
 CLASSES = ('rep_movs', 'rep_movs_iters', 'rep_stos', 'rep_stos_iters', 'div',
@@ -209,7 +214,7 @@ def _value(region: dict[str, Any], name: str, model: str | None) -> int:
         if name in CLASSES:
             return int(region['classes'][name])
         return int(region[COMMON[name]])
-    return int(region['models'][model][name])
+    return int(region['models'][model][PLUGIN_NAMES.get(name, name)])
 
 
 def _series(sim: SimOutput, p: dict[str, Any], name: str,
