@@ -136,6 +136,25 @@ class UopCache(unittest.TestCase):
                       'explain SIM/results.json --bench net.x --counter '
                       'sim.zen4.uop_misses --footprint 0`', text)
 
+    def test_share_tables(self) -> None:
+        """With the uops by source, each model's share over the sweep; a
+        study from before they were written (UOP_SIM) has no such table."""
+        self.assertNotIn('Uop-cache share', study.render(study.Inputs(sim=UOP_SIM, host=None)))
+        sim = {'git': 'abc', 'results': [dict(e) for e in UOP_SIM['results']]}
+        shares = {('net.x', 'O2', 0): (99, 1), ('net.x', 'Os', 0): (95, 5),
+                  ('net.x', 'O2', 64): (1, 3), ('net.x', 'Os', 64): (1, 1),
+                  ('sched.y', 'O2', 0): (0, 0), ('sched.y', 'Os', 0): (1, 0)}
+        for e in sim['results']:
+            dsb, mite = shares[(e['bench'], e['variant'], e['footprint'])]
+            e['counters'] = dict(e['counters'], **counters({'sim.zen4.uops_dsb': dsb,
+                                                            'sim.zen4.uops_mite': mite}))
+        text = study.render(study.Inputs(sim=sim, host=None))
+        self.assertIn('Uop-cache share, zen4:', text)
+        self.assertNotIn('Uop-cache share, skylake:', text)
+        self.assertIn('| net.x | 99.0% / 95.0% | 25.0% / 50.0% |', text)
+        # no uops counted: '-', not a share
+        self.assertIn('| sched.y | - / 100.0% | n/a / n/a |', text)
+
     def test_prefetch_note(self) -> None:
         """A MODEL@noprefetch column says what it is; without one, nothing."""
         self.assertNotIn('without its next-line prefetch',

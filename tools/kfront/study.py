@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import explain, sim, stats, stringhelpers, svg
+from . import explain, sim, stats, stringhelpers, svg, uopshare
 
 BASE, OTHER = 'O2', 'Os'
 TOP = 5
@@ -374,6 +374,40 @@ def _uop_section(data: dict[str, Any] | None, benches: list[str],
                    'Os misses clearly more', 'within the margin'], rows)
     out += _sweep_tables(data, benches, have, variants, 'uop_misses',
                          'Simulated uop-cache misses')
+    return out + _share_tables(data, benches, have, variants)
+
+
+def _share(data: dict[str, Any] | None, bench: str, fp: int, model: str,
+           variant: str) -> str:
+    """The uop cache's share of the uops delivered (tools/kfront/uopshare.py)."""
+    e = _entry(data, bench, fp, variant)
+    dsb = _median(e, f'sim.{model}.{uopshare.DSB}')
+    mite = _median(e, f'sim.{model}.{uopshare.MITE}')
+    if dsb is None or mite is None:
+        return 'n/a'
+    return uopshare.percent(dsb / (dsb + mite)) if dsb + mite > 0 else '-'
+
+
+def _share_tables(data: dict[str, Any] | None, benches: list[str],
+                  models: list[str], variants: list[str]) -> list[str]:
+    """Per model, the uop cache's share of the delivered uops over the
+    sweep: a study whose simulator output has the uops by source (since
+    2026-12-07) gets them; one from before does not."""
+    fps = _footprints(data)
+    have = [m for m in models
+            if any(f'sim.{m}.{uopshare.DSB}' in e.get('counters', {})
+                   for e in _entries(data))]
+    if not have:
+        return []
+    out = ['The same misses as the share of the delivered uops that came from '
+           f'the uop cache, {uopshare.FORMULA} of the medians per operation '
+           '(docs/output.md, "Uop-cache share"): a small count of misses '
+           'then reads as what it is. ' + ' / '.join(variants) + ':', '']
+    for m in have:
+        out += [f'Uop-cache share, {m}:', '']
+        out += _table(['workload', *(f'@{fp}' for fp in fps)],
+                      [[b, *(' / '.join(_share(data, b, fp, m, v) for v in variants)
+                             for fp in fps)] for b in benches])
     return out
 
 
