@@ -132,6 +132,15 @@ class Robustness(unittest.TestCase):
         self.assertEqual(row['settings'], ['skylake', 'skylake@noprefetch'])
         self.assertEqual(row['flipped_pairs'], [['Os', 'clang-O2']])
 
+    def test_uops_by_source_are_no_ranking(self) -> None:
+        """uops_dsb and uops_mite are volumes whose order follows the uop
+        misses': an order that flips there adds no row of its own."""
+        data = fixture()
+        for e, (lru, plru) in zip(data['results'][:2], ((90.0, 10.0), (80.0, 20.0))):
+            e['counters']['sim.skylake.uops_dsb'] = {'per_op': {'median': lru}}
+            e['counters']['sim.skylake@plru.uops_dsb'] = {'per_op': {'median': plru}}
+        self.assertEqual(robustness.rows(data), robustness.rows(fixture()))
+
     def test_summary_is_what_not_robust_reads_back(self) -> None:
         data = fixture()
         summary = robustness.summary(data)

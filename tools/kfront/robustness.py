@@ -22,6 +22,10 @@ The setting `@noprefetch` (LRU without the next-line prefetch) joins the
 comparison the same way, except for its l1i_prefetches, which are 0 for
 every variant: the prefetch's own counter has no order to compare there.
 
+The uops each source delivered (uops_dsb, uops_mite) are volumes, not
+misses: their order follows the uop misses', so they are left out, and the
+counts of rankings stay those of the miss counters.
+
 The result is a plain list of rows stored in results.json under
 `extra.sim.robustness` (docs/results-schema.md); not_robust() is the one
 call the verdict code uses.
@@ -33,7 +37,7 @@ from itertools import combinations
 from typing import Any, Optional
 
 from . import stats
-from .sim import NO_PREFETCH
+from .sim import NO_PREFETCH, PLUGIN_NAMES
 
 TIE_REL = 0.01
 # sim.MODEL[@POLICY].COUNTER
@@ -101,6 +105,8 @@ def _groups(results: list[dict[str, Any]]
             model, policy, counter = m.groups()
             if policy == NO_PREFETCH and counter == 'l1i_prefetches':
                 continue        # always 0 there: no order to compare
+            if counter in PLUGIN_NAMES:
+                continue        # uops by source: volumes, not misses
             value = _median(e, name)
             if value is None:
                 continue
