@@ -74,6 +74,26 @@ class Scores(unittest.TestCase):
         # O2 against itself at net.c: 5 misses both sides, kept
         self.assertIn('Benchmarks left out of the uop-cache means: cand 1.', text)
 
+    def test_uop_share(self) -> None:
+        """The first model's share of the uops, the median over the
+        benchmarks that counted any: shown, not a ratio to O2."""
+        def shared(bench: str, variant: str, dsb: float, mite: float) -> dict:
+            e = sim(bench, variant, 0, 100, 0.0, 1.0)
+            e['counters'].update({f'sim.skylake.{n}': {'per_op': {'median': v}}
+                                  for n, v in (('uops_dsb', dsb), ('uops_mite', mite))})
+            return e
+        results = {'results': [shared('net.a', 'O2', 99, 1), shared('net.a', 'cand', 3, 1),
+                               shared('net.b', 'O2', 1, 1), shared('net.b', 'cand', 1, 0),
+                               shared('net.c', 'cand', 0, 0)]}
+        o2, cand = flags.score_batch(results, SIZES, VARIANTS)
+        self.assertAlmostEqual(o2.ratios['share'], 0.5)     # the lower middle
+        self.assertAlmostEqual(cand.ratios['share'], 0.75)
+        text = flags.ranked_table([o2, cand], 'uop', 'skylake')
+        self.assertIn('sim uop share', text.splitlines()[0])
+        self.assertIn(' 75.0% ', text)
+        self.assertIn('sim uop share: the skylake model', text)
+        self.assertIsNone(self.cand.ratios['share'])         # RESULTS has none
+
     def test_swept_footprint(self) -> None:
         """Above footprint 0 only the benchmarks swept there are scored."""
         o2, cand = flags.score_batch(RESULTS, SIZES, VARIANTS, footprint=64)

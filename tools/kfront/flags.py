@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import sim, stats, verdict
+from . import sim, stats, uopshare, verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'build'))
 import variants as vt  # noqa: E402  (tools/build/variants.py)
@@ -38,6 +38,9 @@ METRICS = ('text', 'sim.instructions', 'l1i', 'uop', 'tsc', 'cpu')
 # worth a mean (0 misses against 0.003, or 0 against 15): it is left out
 # and counted, as in the verdict's geometric mean (stats.NEXT_TO_NOTHING).
 MISS_METRICS = ('l1i', 'uop')
+# Shown, not ranked: the first model's uop-cache share of the delivered
+# uops, the median over benchmarks (higher is better; docs/output.md).
+SHARE = 'share'
 
 
 @dataclass
@@ -129,6 +132,20 @@ def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0
     return value, [lo, hi] if lo is not None and hi is not None else None
 
 
+def uop_share(entries: list[dict[str, Any]], variant: str) -> float | None:
+    """The median over the variant's benchmarks of the first model's
+    uops_dsb / (uops_dsb + uops_mite); None without those counters."""
+    dsb = _model_counter(entries, uopshare.DSB)
+    mite = _model_counter(entries, uopshare.MITE)
+    shares = []
+    for e in entries:
+        a = _per_op(e, dsb) if dsb else None
+        b = _per_op(e, mite) if mite else None
+        if e['variant'] == variant and a is not None and b is not None and a + b > 0:
+            shares.append(a / (a + b))
+    return stats.median(shares) if shares else None
+
+
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 variants: list[vt.Variant], host: dict[str, Any] | None = None,
                 footprint: int = 0) -> list[Score]:
@@ -161,6 +178,7 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 elif den:
                     ratios.append(num / den)
             sc.ratios[metric] = stats.geomean(ratios)
+        sc.ratios[SHARE] = uop_share(entries, v.name)
         sc.ratios['cpu'], interval = (cpu_time(host, v.name, footprint) if host
                                       else (None, None))
         if interval:
@@ -179,7 +197,7 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
             seen.setdefault(sc.name, []).append(sc)
     for name, scores in seen.items():
         first = scores[0]
-        for metric in METRICS:
+        for metric in METRICS + (SHARE,):
             vals = [s.ratios.get(metric) for s in scores if s.ratios.get(metric) is not None]
             first.ratios[metric] = stats.median(vals) if vals else None
         if len(scores) > 1:
@@ -200,7 +218,7 @@ def ranked_table(scores: list[Score], rank: str, model: str | None = None,
         return (r is None, r if r is not None else 0.0)
 
     head = ['rank', 'variant', 'text B', 'text/O2', 'sim insns/O2', 'sim L1i miss/O2',
-            'sim uop miss/O2', 'CPU time/O2', 'TCG TSC/O2', 'flags']
+            'sim uop miss/O2', 'sim uop share', 'CPU time/O2', 'TCG TSC/O2', 'flags']
     rows = []
     for i, s in enumerate(sorted(scores, key=key), 1):
         def fmt(m: str) -> str:
@@ -209,8 +227,10 @@ def ranked_table(scores: list[Score], rank: str, model: str | None = None,
                 return 'n/a'
             iv = s.intervals.get(m)
             return f'{r:.3f} [{iv[0]:.3f}, {iv[1]:.3f}]' if iv else f'{r:.3f}'
+        share = s.ratios.get(SHARE)
         rows.append([str(i), s.name, str(s.text or 'n/a'), fmt('text'),
-                     fmt('sim.instructions'), fmt('l1i'), fmt('uop'), fmt('cpu'),
+                     fmt('sim.instructions'), fmt('l1i'), fmt('uop'),
+                     'n/a' if share is None else uopshare.percent(share), fmt('cpu'),
                      fmt('tsc'), s.flags])
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head) - 1)]
     lines = ['  '.join(c.ljust(w) for c, w in zip(head, widths)) + '  ' + head[-1]]
@@ -241,6 +261,10 @@ def ranked_table(scores: list[Score], rank: str, model: str | None = None,
         lines.append(f'L1i and uop-cache misses: the {model} model; a benchmark where '
                      f'either side misses under {stats.NEXT_TO_NOTHING} times per '
                      'operation is left out of that mean.')
+        lines.append(f'sim uop share: the {model} model\'s uop cache\'s share of the '
+                     f'delivered uops, {uopshare.FORMULA}, the median over benchmarks '
+                     '(not a ratio to O2; higher is better; docs/output.md, '
+                     '"Uop-cache share").')
     for metric, label in (('l1i', 'L1i'), ('uop', 'uop-cache')):
         out = {s.name: s.left_out[metric] for s in scores if s.left_out.get(metric)}
         if out:
