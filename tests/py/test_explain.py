@@ -89,10 +89,24 @@ class NotListed(unittest.TestCase):
         self.assertEqual([f.name for f in funcs], ['listed', '(other)', 'big', 'small'])
         text = explain.render('calib.y', ('O2', 'Os'), 'sim.instructions', total, funcs, 4)
         row = next(line for line in text.splitlines() if line.startswith('listed'))
-        self.assertEqual(row.split()[:4], ['listed', '300.0', 'in', 'other'])
+        # Os lists fewer than ten: only its (other) row bounds the figure
+        self.assertEqual(row.split()[:4], ['listed', '300.0', '<=', '290.0'])
         self.assertIn('?', row)
         self.assertNotIn('%', row)
-        self.assertIn('in other: not among that variant', text)
+        self.assertIn("<= X: not among that variant's listed functions", text)
+
+    def test_bound_of_an_unlisted_function(self) -> None:
+        """Above the n-th listed figure of a column every function is
+        listed (ten by the first column, three by each other), so an
+        unlisted one has at most that figure, and at most the (other) sum."""
+        rows = {f'f{i}': (100 - i, 9 - i if i < 4 else 0, 0, 0x1000 + i) for i in range(12)}
+        t = table(rows, 500)
+        t['other']['div'] = 20
+        self.assertEqual(explain.unlisted_bound(t, 'instructions'), 91)   # the 10th
+        self.assertEqual(explain.unlisted_bound(t, 'div'), 7)             # the 3rd
+        self.assertEqual(explain.unlisted_bound(table(rows, 50), 'instructions'), 50)
+        self.assertEqual(explain.unlisted_bound(table({'a': (5, 0, 0, 1)}, 50),
+                                                'instructions'), 50)
 
     def test_known_zero(self) -> None:
         _, funcs = explain.differences(PARTIAL, 'calib.z', ('O2', 'Os'), 'sim.instructions')

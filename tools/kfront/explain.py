@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import records
+from . import functable, records
 
 # Instruction patterns the -O2 / -Os argument turns on (docs/fesim.md,
 # "Instruction classes"): shown when one variant's copy has them and the
@@ -76,6 +76,8 @@ class FunctionDiff:
     # listed rows, and its "other" row holds counts of that column, so its
     # share is somewhere in there (its a or b is then 0, not a measurement).
     unknown: str | None = None
+    # ... and the most that figure can be (unlisted_bound())
+    bound: float | None = None
 
     @property
     def diff(self) -> float:
@@ -105,6 +107,8 @@ def _entry(data: dict[str, Any], bench: str, variant: str,
 
 
 # counter prefix -> (the per-function table, how to get one)
+# _rows()'s key for the table's unlisted_bound(), which no function is named
+BOUND = ' bound'
 TABLES = {'sim': ('sim_functions', 'kfront run --sim MODELS'),
           'vg': ('vg_functions', 'kfront host --valgrind')}
 
@@ -115,6 +119,21 @@ def source(counter: str) -> str:
     if prefix not in TABLES or '.' not in counter:
         raise ExplainError(f'counter {counter!r}: expected a sim.* or vg.* counter')
     return prefix
+
+
+def unlisted_bound(table: dict[str, Any], column: str) -> float:
+    """The most a function missing from a table's listed rows can have in
+    `column`. A table lists the top TOP_FUNCTIONS functions by its first
+    column and the top TOP_PER_COLUMN by each other (functable.top_keys), so
+    every function above the n-th listed figure of a column is listed: an
+    unlisted one has at most that figure, and at most the (other) row's
+    sum. A table that lists fewer than n figures of the column (one not
+    built that way) leaves only the sum."""
+    first = (table.get('columns') or [column])[0]
+    n = functable.TOP_FUNCTIONS if column == first else functable.TOP_PER_COLUMN
+    other = float(table.get('other', {}).get(column, 0))
+    listed = sorted((float(r.get(column, 0)) for r in table.get('top', [])), reverse=True)
+    return min(listed[n - 1], other) if len(listed) >= n else other
 
 
 def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | None]]:
@@ -136,6 +155,7 @@ def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | N
             old = rows.get(r['function'])
             rows[r['function']] = (value + (old[0] if old else 0), addr)
         rows['(other)'] = (float(table.get('other', {}).get(column, 0)), None)
+        rows[BOUND] = (unlisted_bound(table, column), None)
     except (KeyError, TypeError, ValueError) as exc:
         # check_document typed the table; a row without a function, an
         # address that is not hex or a figure that is not a number remain
@@ -150,13 +170,15 @@ def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
     """(total difference B - A, functions by |difference|, largest first)."""
     rows_a = _rows(_entry(data, bench, variants[0], footprint), counter)
     rows_b = _rows(_entry(data, bench, variants[1], footprint), counter)
+    bounds = {v: rows.pop(BOUND)[0] for v, rows in zip(variants, (rows_a, rows_b))}
     out = []
     for name in set(rows_a) | set(rows_b):
         a, addr_a = rows_a.get(name, (0.0, None))
         b, addr_b = rows_b.get(name, (0.0, None))
         unknown = next((v for v, rows in zip(variants, (rows_a, rows_b))
                         if name not in rows and rows['(other)'][0] > 0), None)
-        out.append(FunctionDiff(name, a, b, addr_a, addr_b, unknown=unknown))
+        out.append(FunctionDiff(name, a, b, addr_a, addr_b, unknown=unknown,
+                                bound=bounds[unknown] if unknown else None))
     total = sum(f.diff for f in out)
     out.sort(key=_order)
     return total, out
@@ -316,16 +338,18 @@ def annotate(funcs: list[FunctionDiff], elves: tuple[Path | None, Path | None],
 
 
 IN_OTHER = 'in other'
-IN_OTHER_NOTE = (f'{IN_OTHER}: not among that variant\'s listed functions (a result keeps '
-                 'its top functions by the first column and by each other column); its '
-                 'figure is inside that variant\'s (other) row')
+IN_OTHER_NOTE = ('<= X: not among that variant\'s listed functions (a result keeps its '
+                 'top functions by the first column and by each other column); its figure '
+                 'is inside that variant\'s (other) row, and at most X, the smallest figure '
+                 f'of that column that kept a function listed ({IN_OTHER}: no such bound)')
 
 
 def cells(f: FunctionDiff, total: float, variants: tuple[str, str],
           number: str = '.1f') -> tuple[str, str, str, str]:
-    """A row's A figure, B figure, difference and share as text: `in
-    other`, `?` and no share for the side that is not known."""
-    a, b = (IN_OTHER if f.unknown == v else format(x, number)
+    """A row's A figure, B figure, difference and share as text: for the
+    side that is not known its bound (`<= X`), `?` and no share."""
+    a, b = ((IN_OTHER if f.bound is None else f'<= {format(f.bound, number)}')
+            if f.unknown == v else format(x, number)
             for v, x in zip(variants, (f.a, f.b)))
     if f.unknown is not None:
         return a, b, '?', ''
