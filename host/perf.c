@@ -78,9 +78,16 @@ static int open_event(const struct perf_spec *s, int group_fd)
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, group_fd, 0);
 }
 
+/* A core PMU in sysfs: "cpu", or on a hybrid part "cpu_core". */
+static bool have_core_pmu(void)
+{
+	return !access("/sys/bus/event_source/devices/cpu", F_OK) ||
+	       !access("/sys/bus/event_source/devices/cpu_core", F_OK);
+}
+
 static void explain(char *why, size_t len, int err)
 {
-	if (err == ENOENT && access("/sys/bus/event_source/devices/cpu", F_OK))
+	if (err == ENOENT && !have_core_pmu())
 		snprintf(why, len, "perf_event_open: %s (errno %d): this kernel "
 			 "exposes no hardware PMU", strerror(err), err);
 	else

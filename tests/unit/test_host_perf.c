@@ -32,6 +32,7 @@ static struct {
 	u64 refuse_config;		/* only this raw config fails */
 	bool refuse_raw;		/* every raw event fails */
 	const char *type_file;		/* sysfs cpu/type content, or NULL */
+	const char *device;		/* the core PMU in sysfs, or NULL */
 	int enabled_fd, disabled_fd, read_fd;
 } k;
 
@@ -97,9 +98,10 @@ static FILE *fake_fopen(const char *path, const char *mode)
 
 static int fake_access(const char *path, int mode)
 {
-	(void)path;
+	const char *dev = strrchr(path, '/');
+
 	(void)mode;
-	return k.refuse_errno == ENOENT ? -1 : 0;	/* no PMU: no cpu device */
+	return k.device && dev && !strcmp(dev + 1, k.device) ? 0 : -1;
 }
 
 #define syscall fake_syscall
@@ -241,6 +243,7 @@ static void test_no_pmu(void)
 	const char *u;
 
 	k.type_file = NULL;
+	k.device = NULL;
 	k.refuse_errno = ENOENT;
 	CHECK_EQ_U64(init(&cpu_zen5, false), 0);
 	k.refuse_errno = 0;
@@ -250,6 +253,15 @@ static void test_no_pmu(void)
 	CHECK(strstr(u, "\"uops_mite\":\"perf_event_open: No such file or "
 		     "directory (errno 2): this kernel exposes no hardware PMU\"") != NULL);
 	CHECK(strstr(strstr(u, "\"cycles\"") + 1, "\"cycles\"") == NULL);
+
+	/* ENOENT where a core PMU exists (a hybrid part's cpu_core): the
+	 * errno alone, not "no hardware PMU" */
+	k.device = "cpu_core";
+	k.refuse_errno = ENOENT;
+	init(&cpu_zen5, false);
+	k.refuse_errno = 0;
+	CHECK_STR(perf_reason(), "perf_event_open: No such file or directory "
+		  "(errno 2)");
 
 	CHECK_EQ_U64(init(&cpu_zen5, true), 0);
 	CHECK_EQ_U64(k.n, 0);
