@@ -149,6 +149,15 @@ class UopCache(unittest.TestCase):
             e['counters'] = dict(e['counters'], **counters({'sim.zen4.uops_dsb': dsb,
                                                             'sim.zen4.uops_mite': mite}))
         text = study.render(study.Inputs(sim=sim, host=None))
+        # the one table gets the share of its model (the first by name)
+        # only where it was counted: here skylake has none
+        self.assertNotIn('sim uop-cache share O2 / Os', text)
+        for e in sim['results']:
+            e['counters']['sim.skylake.uops_dsb'] = e['counters']['sim.zen4.uops_dsb']
+            e['counters']['sim.skylake.uops_mite'] = e['counters']['sim.zen4.uops_mite']
+        one = study.render(study.Inputs(sim=sim, host=None))
+        self.assertIn('| sim uop-cache share O2 / Os (skylake) |', one)
+        self.assertIn('| 0.00 / 0.00 | 99.0% / 95.0% |', one)
         self.assertIn('Uop-cache share, zen4:', text)
         self.assertNotIn('Uop-cache share, skylake:', text)
         self.assertIn('| net.x | 99.0% / 95.0% | 25.0% / 50.0% |', text)

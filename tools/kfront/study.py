@@ -450,6 +450,10 @@ def render(inp: Inputs) -> str:
             'scheduler workloads have no sweep.', '']
     models = _models(inp.sim)
     m0 = models[0] if models else None
+    # the same model's uop-cache share, where the simulator's output has the
+    # uops by source (a study from before has no such column)
+    share_m = m0 if m0 and any(f'sim.{m0}.{uopshare.DSB}' in e.get('counters', {})
+                               for e in _entries(inp.sim)) else None
     rows = []
     for b in benches:
         fp_h = 0 if _entry(inp.host, b, 0, BASE) else None
@@ -457,10 +461,13 @@ def render(inp: Inputs) -> str:
         rows.append([b, time_ratio(inp.host, b, fp_h),
                      _ratio(inp.counts, b, fp_h, 'vg.instructions'),
                      _ratio(inp.sim, b, fp_s, 'sim.instructions'),
-                     _misses(inp.sim, b, fp_s or 0, m0, [BASE, OTHER]) if m0 else 'n/a'])
+                     _misses(inp.sim, b, fp_s or 0, m0, [BASE, OTHER]) if m0 else 'n/a']
+                    + ([' / '.join(_share(inp.sim, b, fp_s or 0, share_m, v)
+                                   for v in (BASE, OTHER))] if share_m else []))
     out += _table(['workload', 'real CPU time Os/O2 [95% CI]',
                    'callgrind instructions Os/O2', 'sim instructions Os/O2',
-                   f'sim L1i misses/op O2 / Os ({m0 or "no model"})'], rows)
+                   f'sim L1i misses/op O2 / Os ({m0 or "no model"})']
+                  + ([f'sim uop-cache share O2 / Os ({share_m})'] if share_m else []), rows)
     host_ratios = [float(r.split()[0]) for r in (row[1] for row in rows) if r != 'n/a']
     g = stats.geomean(host_ratios)
     if inp.host is not None:
