@@ -107,8 +107,6 @@ def _entry(data: dict[str, Any], bench: str, variant: str,
 
 
 # counter prefix -> (the per-function table, how to get one)
-# _rows()'s key for the table's unlisted_bound(), which no function is named
-BOUND = ' bound'
 TABLES = {'sim': ('sim_functions', 'kfront run --sim MODELS'),
           'vg': ('vg_functions', 'kfront host --valgrind')}
 
@@ -136,7 +134,10 @@ def unlisted_bound(table: dict[str, Any], column: str) -> float:
     return min(listed[n - 1], other) if len(listed) >= n else other
 
 
-def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | None]]:
+def _rows(entry: dict[str, Any], counter: str
+          ) -> tuple[dict[str, tuple[float, int | None]], float]:
+    """The entry's rows for the counter's column (function -> (figure,
+    address)), and the most an unlisted function can have there."""
     prefix = source(counter)
     column = counter[len(prefix) + 1:]
     key, how = TABLES[prefix]
@@ -155,22 +156,22 @@ def _rows(entry: dict[str, Any], counter: str) -> dict[str, tuple[float, int | N
             old = rows.get(r['function'])
             rows[r['function']] = (value + (old[0] if old else 0), addr)
         rows['(other)'] = (float(table.get('other', {}).get(column, 0)), None)
-        rows[BOUND] = (unlisted_bound(table, column), None)
+        bound = unlisted_bound(table, column)
     except (KeyError, TypeError, ValueError) as exc:
         # check_document typed the table; a row without a function, an
         # address that is not hex or a figure that is not a number remain
         raise BadDocument(f'{entry["bench"]} {entry["variant"]}: {key} has a row '
                           f'that cannot be read ({type(exc).__name__}: {exc})') from None
-    return rows
+    return rows, bound
 
 
 def differences(data: dict[str, Any], bench: str, variants: tuple[str, str],
                 counter: str, footprint: int | None = None
                 ) -> tuple[float, list[FunctionDiff]]:
     """(total difference B - A, functions by |difference|, largest first)."""
-    rows_a = _rows(_entry(data, bench, variants[0], footprint), counter)
-    rows_b = _rows(_entry(data, bench, variants[1], footprint), counter)
-    bounds = {v: rows.pop(BOUND)[0] for v, rows in zip(variants, (rows_a, rows_b))}
+    rows_a, bound_a = _rows(_entry(data, bench, variants[0], footprint), counter)
+    rows_b, bound_b = _rows(_entry(data, bench, variants[1], footprint), counter)
+    bounds = dict(zip(variants, (bound_a, bound_b)))
     out = []
     for name in set(rows_a) | set(rows_b):
         a, addr_a = rows_a.get(name, (0.0, None))
