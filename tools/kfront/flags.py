@@ -137,13 +137,12 @@ def uop_share(entries: list[dict[str, Any]], variant: str) -> float | None:
     uops_dsb / (uops_dsb + uops_mite); None without those counters."""
     dsb = _model_counter(entries, uopshare.DSB)
     mite = _model_counter(entries, uopshare.MITE)
-    shares = []
-    for e in entries:
-        a = _per_op(e, dsb) if dsb else None
-        b = _per_op(e, mite) if mite else None
-        if e['variant'] == variant and a is not None and b is not None and a + b > 0:
-            shares.append(a / (a + b))
-    return stats.median(shares) if shares else None
+    if not dsb or not mite:
+        return None
+    shares = [uopshare.share_of(_per_op(e, dsb), _per_op(e, mite))
+              for e in entries if e['variant'] == variant]
+    found = [x for x in shares if x is not None]
+    return stats.median(found) if found else None
 
 
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],

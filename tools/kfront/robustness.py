@@ -37,7 +37,8 @@ from itertools import combinations
 from typing import Any, Optional
 
 from . import stats
-from .sim import NO_PREFETCH, PLUGIN_NAMES
+from .sim import NO_PREFETCH
+from .uopshare import DSB, MITE
 
 TIE_REL = 0.01
 # sim.MODEL[@POLICY].COUNTER
@@ -105,7 +106,7 @@ def _groups(results: list[dict[str, Any]]
             model, policy, counter = m.groups()
             if policy == NO_PREFETCH and counter == 'l1i_prefetches':
                 continue        # always 0 there: no order to compare
-            if counter in PLUGIN_NAMES:
+            if counter in (DSB, MITE):
                 continue        # uops by source: volumes, not misses
             value = _median(e, name)
             if value is None:

@@ -385,7 +385,8 @@ def _share(data: dict[str, Any] | None, bench: str, fp: int, model: str,
     mite = _median(e, f'sim.{model}.{uopshare.MITE}')
     if dsb is None or mite is None:
         return 'n/a'
-    return uopshare.percent(dsb / (dsb + mite)) if dsb + mite > 0 else '-'
+    share = uopshare.share_of(dsb, mite)
+    return '-' if share is None else uopshare.percent(share)
 
 
 def _share_tables(data: dict[str, Any] | None, benches: list[str],

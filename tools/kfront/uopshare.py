@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import stats
 from .model import Result, Results
 
 DSB, MITE = 'uops_dsb', 'uops_mite'
@@ -62,12 +63,18 @@ def shares(results: Results, src: Source) -> dict[Point, dict[str, float]]:
     return out
 
 
+def share_of(dsb: float | None, mite: float | None) -> float | None:
+    """uops_dsb / (uops_dsb + uops_mite) of two medians per operation;
+    None where either is missing or no uops were counted."""
+    if dsb is None or mite is None or dsb + mite <= 0:
+        return None
+    return dsb / (dsb + mite)
+
+
 def _share(e: Result, src: Source) -> float | None:
     dsb, mite = e.counters.get(src.dsb), e.counters.get(src.mite)
-    if dsb is None or mite is None:
-        return None
-    total = dsb.per_op.median + mite.per_op.median
-    return dsb.per_op.median / total if total > 0 else None
+    return share_of(dsb.per_op.median if dsb else None,
+                    mite.per_op.median if mite else None)
 
 
 def label(p: Point) -> str:
@@ -89,11 +96,6 @@ def percent(share: float) -> str:
 
 def variants_of(results: Results) -> list[str]:
     return [str(v.get('name')) for v in results.variants]
-
-
-def _median(values: list[float]) -> float:
-    s = sorted(values)
-    return s[(len(s) - 1) // 2]     # the lower middle, as every kfront median
 
 
 CALIBRATION = 'calib.'      # the harness's own microbenchmarks
@@ -118,7 +120,7 @@ def summary(results: Results) -> list[str]:
         for fp in sorted(by_fp, key=lambda f: (f is not None, f or 0)):
             points = by_fp[fp]
             where = 'unswept workloads' if fp is None else f'footprint {fp}'
-            parts = [f'{v} {percent(_median([p[v] for p in points if v in p]))}'
+            parts = [f'{v} {percent(stats.median([p[v] for p in points if v in p]))}'
                      for v in names if any(v in p for p in points)]
             n = len(points)
             out.append(f'  {where} ({n} point{"" if n == 1 else "s"}): {", ".join(parts)}')
