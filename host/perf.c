@@ -60,7 +60,6 @@ static int ngroups;		/* groups opened: 0 without a PMU */
 static int active;		/* the group perf_read() reads */
 static char reason[200];	/* why no group opened */
 static char table_why[160];	/* why group 1 has no table events */
-static char raw_config[HOST_PERF_MAX][40];
 
 static int open_event(const struct perf_spec *s, int group_fd)
 {
@@ -140,9 +139,6 @@ static void build_frontend(struct perf_group *g, const struct cpu_info *ci)
 		s->type = type;
 		s->event = ev[i]->hw_name;
 		s->source = pmu_event_table(ci->uarch)->source;
-		snprintf(raw_config[g->nspec], sizeof(raw_config[0]),
-			 "raw config %#llx, perf type %u",
-			 (unsigned long long)s->config, type);
 		g->nspec++;
 	}
 }
@@ -299,13 +295,15 @@ void perf_describe_encodings(struct record *r)
 
 		for (int i = 0; i < g->nspec; i++) {
 			const struct perf_spec *s = &g->spec[i];
-			char how[320];
+			char how[200];
 
 			if (g->why[i][0] || seen_before(k, s->name))
 				continue;
 			if (s->source)
-				snprintf(how, sizeof(how), "%s from the kernel's "
-					 "table (%s)", raw_config[i], s->source);
+				snprintf(how, sizeof(how), "raw config %#llx, perf "
+					 "type %u from the kernel's table (%s)",
+					 (unsigned long long)s->config, s->type,
+					 s->source);
 			else
 				snprintf(how, sizeof(how), "perf_event_open "
 					 "generic event (the host kernel picks "
