@@ -362,6 +362,13 @@ def build_document(results: Results) -> list[Section]:
     return sections
 
 
+def _labelled_table(headers: list[str], rows: list[list[str]], caption: str) -> Table:
+    """A table of text rows whose first column labels and the rest are
+    figures (right-aligned, sorted as numbers in report.html)."""
+    return Table(headers, [[Cell(c, "num" if i else "") for i, c in enumerate(r)]
+                           for r in rows], caption)
+
+
 def _uop_share_section(results: Results) -> Section | None:
     """The uop cache's share of the delivered uops, a table per source."""
     found = uopshare.sources(results)
@@ -370,10 +377,9 @@ def _uop_share_section(results: Results) -> Section | None:
     sec = Section("Uop-cache share of delivered uops")
     for src in found:
         headers, rows = uopshare.table(results, src)
-        sec.blocks.append(Table(headers, [[Cell(c, "num" if i else "") for i, c in enumerate(r)]
-                                          for r in rows],
-                                f"{src.what}: {uopshare.FORMULA} of the medians per "
-                                "operation; '-': the variant counted no uops there."))
+        sec.blocks.append(_labelled_table(
+            headers, rows, f"{src.what}: {uopshare.FORMULA} of the medians per "
+            "operation; '-': the variant counted no uops there."))
     return sec
 
 
@@ -385,8 +391,7 @@ def _why_section(results: Results) -> Section | None:
     sec = Section("Why: the functions behind each significant difference")
     for title, headers, rows, caption in found:
         sec.blocks.append(title)
-        sec.blocks.append(Table(headers, [[Cell(c, "num" if i else "") for i, c in enumerate(r)]
-                                          for r in rows], caption))
+        sec.blocks.append(_labelled_table(headers, rows, caption))
     return sec
 
 
