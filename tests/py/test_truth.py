@@ -44,7 +44,14 @@ class TestModelChoice(unittest.TestCase):
                 ('GenuineIntel', 6, 0xc6, 'goldencove', 'Arrow Lake (Lion Cove): nearest'),
                 ('GenuineIntel', 6, 0xb5, 'goldencove', 'Arrow Lake-U (Redwood Cove)'),
                 ('AuthenticAMD', 0x1a, 0x44, 'zen4', 'is Zen 5: nearest preset zen4'),
-                ('AuthenticAMD', 0x1a, 0x50, 'zen4', 'is past Zen 5: nearest preset zen4')):
+                ('AuthenticAMD', 0x1a, 0x50, 'zen4', 'is a Zen core past Zen 5 kfront does '
+                 'not know: nearest preset zen4'),
+                ('AuthenticAMD', 0x19, 0xb0, 'zen4', 'is a Zen core kfront does not know'),
+                ('GenuineIntel', 6, 0x6a, 'skylake-nojcc', 'Ice Lake-X: nearest preset '
+                 'skylake-nojcc (no JCC erratum'),
+                ('GenuineIntel', 6, 0x3f, 'skylake-nojcc', 'Haswell-X: nearest preset '
+                 'skylake-nojcc'),
+                ('GenuineIntel', 6, 0xad, 'goldencove', 'its L1i is 64 KiB')):
             with self.subTest(model=hex(model)):
                 choice = truth.sim_model_for(truth.CpuId(vendor, family, model))
                 self.assertEqual((choice.model, choice.exact), (preset, False))

@@ -21,40 +21,42 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import cpu_models
+
 CPUINFO = Path('/proc/cpuinfo')
 FALLBACK_MODEL = 'skylake'
 
-# Intel family 6 models by front end (Intel SDM vol. 4 model table; Linux
-# arch/x86/include/asm/intel-family.h). Golden Cove and its successors
-# Raptor Cove / Redwood Cove keep a 32 KiB L1i and a 4K-uop cache.
-INTEL_GOLDENCOVE = {
-    0x97: 'Alder Lake', 0x9a: 'Alder Lake-L', 0xb7: 'Raptor Lake',
-    0xba: 'Raptor Lake-P', 0xbf: 'Raptor Lake-S', 0x8f: 'Sapphire Rapids',
-    0xcf: 'Emerald Rapids',
+# The preset for each core of the model table (cpu_models.py, from the
+# kernel's arch/x86/cpu_model_table.h): (preset, exact, why it is only the
+# nearest). The JCC erratum's microcode rule applies to Skylake to Cascade
+# Lake only (Intel white paper 341810), so older and newer cores of that
+# line take skylake-nojcc. Redwood and Lion Cove fetch from a 64 KiB L1i.
+CORE_PRESETS: dict[str, tuple[str, bool, str]] = {
+    'sandybridge': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
+                    'no JCC erratum)'),
+    'ivybridge': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
+                  'no JCC erratum)'),
+    'haswell': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
+                'no JCC erratum)'),
+    'broadwell': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
+                  'no JCC erratum)'),
+    'skylake': ('skylake', True, ''),
+    'icelake': ('skylake-nojcc', False, ' (no JCC erratum; its uop cache is larger)'),
+    'tigerlake': ('skylake-nojcc', False, ' (no JCC erratum; its uop cache is larger)'),
+    'alderlake': ('goldencove', True, ''),
+    'sapphirerapids': ('goldencove', True, ''),
+    'meteorlake': ('goldencove', False, ' (its L1i is 64 KiB)'),
+    'graniterapids': ('goldencove', False, ' (its L1i is 64 KiB)'),
+    'arrowlake': ('goldencove', False, ' (its L1i is 64 KiB, its uop cache larger)'),
+    'lunarlake': ('goldencove', False, ' (its L1i is 64 KiB, its uop cache larger)'),
+    'zen': ('zen4', False, ''),
+    'zen2': ('zen4', False, ''),
+    'zen3': ('zen4', False, ' (same 32 KiB 8-way L1i, smaller op cache)'),
+    'zen4': ('zen4', True, ''),
+    'zen5': ('zen4', False, ' (no Zen 5 preset; its op cache and fetch differ)'),
 }
-INTEL_GOLDENCOVE_NEAR = {
-    0xaa: 'Meteor Lake (Redwood Cove)', 0xac: 'Meteor Lake (Redwood Cove)',
-    0xad: 'Granite Rapids (Redwood Cove)', 0xae: 'Granite Rapids-D (Redwood Cove)',
-    0xb5: 'Arrow Lake-U (Redwood Cove)',
-}
-# Lion Cove (Arrow Lake-S/H, Lunar Lake P-cores): no preset of its own; the
-# kernel's PMU table has it (arch/x86/cpu_uarch.c).
-INTEL_LIONCOVE = {0xc5: 'Arrow Lake-H (Lion Cove)', 0xc6: 'Arrow Lake (Lion Cove)',
-                  0xbd: 'Lunar Lake (Lion Cove)'}
-INTEL_SKYLAKE = {
-    0x4e: 'Skylake-L', 0x5e: 'Skylake', 0x55: 'Skylake-X / Cascade Lake',
-    0x8e: 'Kaby Lake-L / Whiskey Lake', 0x9e: 'Kaby Lake / Coffee Lake',
-    0xa5: 'Comet Lake', 0xa6: 'Comet Lake-L',
-}
-INTEL_SKYLAKE_NEAR = {
-    0x7d: 'Ice Lake', 0x7e: 'Ice Lake-L', 0x6a: 'Ice Lake-X', 0x6c: 'Ice Lake-D',
-    0x8c: 'Tiger Lake-L', 0x8d: 'Tiger Lake', 0xa7: 'Rocket Lake',
-}
-# AMD families (PPRs): 0x17 Zen/Zen 2, 0x19 Zen 3/Zen 4, 0x1a Zen 5 and
-# Zen 6; the model ranges are those of Linux's arch/x86/kernel/cpu/amd.c, as
-# in arch/x86/cpu_uarch.c.
-AMD_ZEN4_MODELS = set(range(0x10, 0x20)) | set(range(0x60, 0x80)) | set(range(0xa0, 0xb0))
-AMD_ZEN5_MODELS = set(range(0x00, 0x30)) | set(range(0x40, 0x50)) | set(range(0x60, 0x80))
+# AMD families the zen4 preset is nearest to, for a model the table lacks.
+AMD_ZEN_FAMILIES = (0x17, 0x19, 0x1a)
 
 SOURCE_PMU = 'pmu'
 SOURCE_SIM = 'sim'
@@ -104,38 +106,21 @@ def read_host_cpu(path: Path = CPUINFO) -> CpuId | None:
         return None
 
 
-def _amd(cpu: CpuId, what: str) -> ModelChoice:
-    if cpu.family == 0x19 and cpu.model in AMD_ZEN4_MODELS:
-        return ModelChoice('zen4', True, f'{what} is Zen 4: preset zen4')
-    if cpu.family == 0x19:
-        return ModelChoice('zen4', False, f'{what} is Zen 3: nearest preset zen4 '
-                           '(same 32 KiB 8-way L1i, smaller op cache)')
-    if cpu.family == 0x1a and cpu.model in AMD_ZEN5_MODELS:
-        return ModelChoice('zen4', False, f'{what} is Zen 5: nearest preset zen4 '
-                           '(no Zen 5 preset; its op cache and fetch differ)')
-    if cpu.family == 0x1a:
-        return ModelChoice('zen4', False, f'{what} is past Zen 5: nearest preset zen4 '
-                           '(no preset for its front end)')
-    if cpu.family == 0x17:
-        return ModelChoice('zen4', False, f'{what} is Zen/Zen 2: nearest preset zen4')
-    return ModelChoice(FALLBACK_MODEL, False,
-                       f'{what}: no preset for AMD family {cpu.family:#x}; {FALLBACK_MODEL}')
+def _from_table(cpu: CpuId, what: str) -> ModelChoice | None:
+    entry = cpu_models.lookup(cpu.vendor, cpu.family, cpu.model)
+    if entry is None:
+        return None
+    preset, exact, why = CORE_PRESETS[entry.core]
+    how = 'preset' if exact else 'nearest preset'
+    return ModelChoice(preset, exact, f'{what} is {entry.name}: {how} {preset}{why}')
 
 
-def _intel(cpu: CpuId, what: str) -> ModelChoice:
-    if cpu.family == 6:
-        for table, model, exact in ((INTEL_GOLDENCOVE, 'goldencove', True),
-                                    (INTEL_GOLDENCOVE_NEAR, 'goldencove', False),
-                                    (INTEL_LIONCOVE, 'goldencove', False),
-                                    (INTEL_SKYLAKE, 'skylake', True),
-                                    (INTEL_SKYLAKE_NEAR, 'skylake', False)):
-            if cpu.model in table:
-                how = 'preset' if exact else 'nearest preset'
-                return ModelChoice(model, exact,
-                                   f'{what} is {table[cpu.model]}: {how} {model}')
-    return ModelChoice(FALLBACK_MODEL, False,
-                       f'{what}: no preset for Intel family {cpu.family} model '
-                       f'{cpu.model:#x}; {FALLBACK_MODEL}')
+def _not_in_table(cpu: CpuId, what: str) -> ModelChoice:
+    if cpu.vendor == 'AuthenticAMD' and cpu.family in AMD_ZEN_FAMILIES:
+        later = ' past Zen 5' if cpu.family == 0x1a else ''
+        return ModelChoice('zen4', False, f'{what} is a Zen core{later} kfront does not '
+                           'know: nearest preset zen4 (no preset for its front end)')
+    return ModelChoice(FALLBACK_MODEL, False, f'{what}: no preset; {FALLBACK_MODEL}')
 
 
 def sim_model_for(cpu: CpuId | None) -> ModelChoice:
@@ -144,11 +129,7 @@ def sim_model_for(cpu: CpuId | None) -> ModelChoice:
         return ModelChoice(FALLBACK_MODEL, False,
                            f'host CPU unknown (no /proc/cpuinfo): {FALLBACK_MODEL}')
     what = f'host CPU {cpu.vendor} family {cpu.family:#x} model {cpu.model:#x}'
-    if cpu.vendor == 'AuthenticAMD':
-        return _amd(cpu, what)
-    if cpu.vendor == 'GenuineIntel':
-        return _intel(cpu, what)
-    return ModelChoice(FALLBACK_MODEL, False, f'{what}: no preset; {FALLBACK_MODEL}')
+    return _from_table(cpu, what) or _not_in_table(cpu, what)
 
 
 @dataclass
