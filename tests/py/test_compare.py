@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """compare: two results side by side."""
 
+import argparse
 import dataclasses
 import unittest
 
 from tests.py import FIXTURES
-from kfront import collect, compare, model, results
+from kfront import cmd_compare, collect, compare, model, results
 
 
 def runs(name: str) -> list[model.Results]:
@@ -54,6 +55,49 @@ class TestCompare(unittest.TestCase):
         cmp = compare.compare(a, b)
         sig = {(r.bench, r.variant) for r in cmp.rows if r.significant}
         self.assertEqual({v for _, v in sig}, {"Os"})
+
+    def test_verdicts_of_the_two_runs(self) -> None:
+        """Each side's verdict against its own baseline, by the rule of its
+        verdict (verdict.outcome()), and how many agree: the same run twice
+        agrees everywhere; a win made a loss is "reversed", a loss made a
+        tie "differs"."""
+        (a,) = runs("clean")
+        cmp = compare.compare(a, runs("clean")[0])
+        got = {(r.bench, r.variant): (r.a_verdict, r.b_verdict) for r in cmp.rows}
+        self.assertEqual(got[("calib.calls", "Os")], ("win", "win"))
+        self.assertEqual(got[("calib.memcpy20", "hybrid")], ("loss", "loss"))
+        self.assertEqual(got[("calib.empty", "Os")], ("tie", "tie"))
+        self.assertEqual(got[("calib.calls", "O2")], (None, None))     # the baseline
+        agreement = compare.verdict_agreement(cmp)["tsc"]
+        self.assertEqual((agreement["rows"], agreement["differ"], agreement["reversed"]),
+                         (6, [], []))
+        self.assertEqual(agreement["agree"], {"win": 1, "loss": 2, "tie": 3})
+
+        b = runs("clean")[0]
+        for e in b.results:
+            c = e.counters["tsc"]
+            if (e.bench, e.variant) == ("calib.calls", "Os"):
+                c.ratio = dataclasses.replace(c.ratio, value=1 / c.ratio.value)
+            if (e.bench, e.variant) == ("calib.memcpy20", "hybrid"):
+                c.ratio = dataclasses.replace(c.ratio, significant=False)
+        cmp = compare.compare(a, b)
+        agreement = compare.verdict_agreement(cmp)["tsc"]
+        self.assertEqual([(r.bench, r.variant, r.a_verdict, r.b_verdict)
+                          for r in agreement["reversed"]],
+                         [("calib.calls", "Os", "win", "loss")])
+        self.assertEqual([(r.bench, r.variant, r.a_verdict, r.b_verdict)
+                          for r in agreement["differ"]],
+                         [("calib.memcpy20", "hybrid", "loss", "tie")])
+        text = compare.format_comparison(a, b, cmp, color=False)
+        self.assertIn("win / loss !", text)
+        self.assertIn("TSC: 4 of 6 agree (1 loss, 3 ties); 1 differ", text)
+        self.assertIn("1 reversed (a win in one run, a loss in the other): "
+                      "calib.calls Os (win in A, loss in B)", text)
+        doc = cmd_compare.document(argparse.Namespace(a="A", b="B", fail_above=None), cmp,
+                                   None)
+        self.assertEqual(doc["verdicts"]["tsc"]["reversed"][0]["b_verdict"], "loss")
+        self.assertEqual(doc["rows"][1]["a_verdict"], "tie")
+        self.assertEqual(len(cmd_compare._csv_rows(cmp)[0]), len(cmd_compare.CSV_HEADERS))
 
     def test_rebuilt_variants_noted(self) -> None:
         """Same names, other flags (bench/variants.ini against

@@ -14,7 +14,7 @@ from . import compare, model, output, results, stats, term
 
 CSV_HEADERS = ["bench", "footprint", "group", "state", "variant", "counter",
                "a_per_op", "b_per_op", "ratio", "ratio_lo", "ratio_hi", "p_holm",
-               "significant", "digest_differs"]
+               "significant", "digest_differs", "a_verdict", "b_verdict"]
 
 
 def percent(text: str) -> float:
@@ -63,7 +63,19 @@ def _row_dict(r: compare.Row) -> dict[str, Any]:
             "ratio": r.ratio_value,
             "ratio_ci": [r.ratio.lo, r.ratio.hi] if r.ratio else None,
             "p_holm": r.p_holm, "significant": r.significant,
-            "digest_differs": r.digest_differs}
+            "digest_differs": r.digest_differs,
+            "a_verdict": r.a_verdict, "b_verdict": r.b_verdict}
+
+
+def _agreement(cmp: compare.Comparison) -> dict[str, Any]:
+    def point(r: compare.Row) -> dict[str, Any]:
+        return {"bench": r.bench, "footprint": r.a.footprint, "group": r.group,
+                "state": r.a.state, "variant": r.variant,
+                "a_verdict": r.a_verdict, "b_verdict": r.b_verdict}
+    return {counter: {"rows": c["rows"], "agree": c["agree"],
+                      "differ": [point(r) for r in c["differ"]],
+                      "reversed": [point(r) for r in c["reversed"]]}
+            for counter, c in compare.verdict_agreement(cmp).items()}
 
 
 def document(args: argparse.Namespace, cmp: compare.Comparison,
@@ -71,6 +83,7 @@ def document(args: argparse.Namespace, cmp: compare.Comparison,
     return {"a": str(args.a), "b": str(args.b),
             "rows": [_row_dict(r) for r in cmp.rows],
             "only_a": cmp.only_a, "only_b": cmp.only_b, "notes": cmp.notes,
+            "verdicts": _agreement(cmp),
             "fail_above_pct": args.fail_above,
             "regressions": None if bad is None else [_row_dict(r) for r in bad]}
 
@@ -83,7 +96,8 @@ def _csv_rows(cmp: compare.Comparison) -> list[list[str]]:
         out.append(["" if v is None else str(v) for v in (
             d["bench"], d["footprint"], d["group"], d["state"], d["variant"], d["counter"],
             d["a_per_op"], d["b_per_op"], d["ratio"], ci[0], ci[1], d["p_holm"],
-            str(d["significant"]).lower(), str(d["digest_differs"]).lower())])
+            str(d["significant"]).lower(), str(d["digest_differs"]).lower(),
+            d["a_verdict"], d["b_verdict"])])
     return out
 
 

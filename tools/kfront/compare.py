@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import regions, stats
+from . import regions, stats, verdict
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -36,6 +36,10 @@ class Row:
     ratio_value: float | None
     p: float | None = None          # bootstrap p-value of B/A = 1
     p_holm: float | None = None     # Holm-corrected over the counter's rows
+    # each side's verdict against its own baseline at the point, by the
+    # verdict's rule (verdict.outcome()); None for the baseline itself
+    a_verdict: str | None = None
+    b_verdict: str | None = None
 
     @property
     def significant(self) -> bool:
@@ -194,6 +198,40 @@ def _notes(a: Results, b: Results) -> list[str]:
     return notes
 
 
+def _own_verdict(side: Results, by_key: dict[tuple[Any, ...], Result], e: Result,
+                 counter: str) -> str | None:
+    """The side's own verdict on e against its baseline variant at the
+    same point (verdict.outcome(): the rule of that run's verdict and
+    tallies, its Holm correction over that run's ratios); None for the
+    baseline itself, or where the point has no baseline result."""
+    baseline = side.baseline or "O2"
+    base = by_key.get((e.bench, e.footprint, baseline, e.group, e.state))
+    if e.variant == baseline or base is None or counter not in base.counters:
+        return None
+    return verdict.outcome(e, base, counter)
+
+
+def verdict_agreement(cmp: Comparison) -> dict[str, dict[str, Any]]:
+    """Per counter: how many rows' verdicts against the baseline agree
+    between A and B (with the counts of each verdict), and the rows where
+    they differ: a win or loss in one run and a tie in the other
+    ("differ"), or a win in one and a loss in the other ("reversed")."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in cmp.rows:
+        if r.a_verdict is None or r.b_verdict is None:
+            continue
+        c = out.setdefault(r.counter, {"rows": 0, "agree": {}, "differ": [],
+                                        "reversed": []})
+        c["rows"] += 1
+        if r.a_verdict == r.b_verdict:
+            c["agree"][r.a_verdict] = c["agree"].get(r.a_verdict, 0) + 1
+        elif verdict.TIE in (r.a_verdict, r.b_verdict):
+            c["differ"].append(r)
+        else:
+            c["reversed"].append(r)
+    return out
+
+
 def compare(a: Results, b: Results) -> Comparison:
     """Match the results of A and B and compute B/A for each counter."""
     ia = {_key(e): e for e in a.results}
@@ -208,7 +246,9 @@ def compare(a: Results, b: Results) -> Comparison:
                 continue
             iv, value, p = _ratio(ea, eb, counter)
             rows.append(Row(ea.bench, ea.variant, ea.group,
-                            counter, ea, eb, iv, value, p))
+                            counter, ea, eb, iv, value, p,
+                            a_verdict=_own_verdict(a, ia, ea, counter),
+                            b_verdict=_own_verdict(b, ib, eb, counter)))
     rows = _holm_rows(rows)
     history = _history_note(a, b, rows)
 
@@ -243,7 +283,17 @@ def _per_op(entry: Result, counter: str) -> str:
 
 
 HEADERS = ["benchmark", "variant", "counter", "A/op", "B/op",
-           "B/A [95% CI]", "A vs base", "B vs base", "digest"]
+           "B/A [95% CI]", "A vs base", "B vs base", "verdict A / B", "digest"]
+
+
+def _verdict_cell(r: Row) -> Cell:
+    if r.a_verdict is None or r.b_verdict is None:
+        return Cell("-")
+    text = f"{r.a_verdict} / {r.b_verdict}"
+    if r.a_verdict == r.b_verdict:
+        return Cell(text)
+    return Cell(text + " !", "bad" if verdict.TIE not in (r.a_verdict, r.b_verdict)
+                else "")
 
 
 def table_rows(cmp: Comparison) -> list[list[Cell]]:
@@ -263,8 +313,33 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
                      Cell(_per_op(r.a, r.counter), "num"),
                      Cell(_per_op(r.b, r.counter), "num"), ratio,
                      Cell(_own_ratio(r.a, r.counter), "num"),
-                     Cell(_own_ratio(r.b, r.counter), "num"), digest])
+                     Cell(_own_ratio(r.b, r.counter), "num"), _verdict_cell(r),
+                     digest])
     return rows
+
+
+def _row_name(r: Row) -> str:
+    return f"{r.a.label} {r.variant} ({r.a_verdict} in A, {r.b_verdict} in B)"
+
+
+def agreement_lines(cmp: Comparison) -> list[str]:
+    """The verdicts against the baseline that hold in both runs, and those
+    that do not, per counter."""
+    out = []
+    for counter, c in verdict_agreement(cmp).items():
+        name = "TSC" if counter == "tsc" else counter
+        agree = sum(c["agree"].values())
+        kinds = ", ".join(verdict.counted(c["agree"][k], k)
+                          for k in (verdict.WIN, verdict.LOSS, verdict.TIE)
+                          if c["agree"].get(k))
+        line = f"{name}: {agree} of {c['rows']} agree" + (f" ({kinds})" if kinds else "")
+        for key, what in (("differ", "a win or loss in one run, a tie in the other"),
+                          ("reversed", "a win in one run, a loss in the other")):
+            if c[key]:
+                line += (f"; {len(c[key])} {key} ({what}): "
+                         + ", ".join(_row_name(r) for r in c[key]))
+        out.append(line)
+    return out
 
 
 def format_comparison(a: Results, b: Results, cmp: Comparison, color: bool) -> str:
@@ -276,6 +351,12 @@ def format_comparison(a: Results, b: Results, cmp: Comparison, color: bool) -> s
                "95% level after Holm's correction over the counter's rows; "
                "'vs base': each side's ratio to its baseline")
     out += text_table(HEADERS, table_rows(cmp), color)
+    agreement = agreement_lines(cmp)
+    if agreement:
+        out += ["", "Verdicts against the baseline, each by its own run's rule (a win or "
+                "loss needs the ratio's interval to exclude 1 after Holm's correction "
+                "over that run's ratios; ! = the two runs differ):"]
+        out += [f"  {line}" for line in agreement]
     differs = [r for r in cmp.rows if r.digest_differs]
     if differs:
         seen = sorted({f"{r.a.label} {r.variant}" for r in differs})

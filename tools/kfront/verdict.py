@@ -368,6 +368,22 @@ def _above_a_zero_baseline(test: Sequence[float], base: Sequence[float]) -> bool
             and min(test) > max(base))
 
 
+WIN, LOSS, TIE = "win", "loss", "tie"
+
+
+def outcome(e: Result, base: Result, counter: str) -> str:
+    """A variant's result at one point against the baseline's, by the rule
+    every tally counts with (RULE): WIN, LOSS or TIE."""
+    c, bc = e.counters[counter], base.counters[counter]
+    r = c.ratio
+    if r is not None and r.marked and not stats.next_to_nothing(
+            c.per_op.median, bc.per_op.median):
+        return WIN if r.value < 1 else LOSS
+    if r is None and _above_a_zero_baseline(_per_op(e, c), _per_op(base, bc)):
+        return LOSS
+    return TIE
+
+
 def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str,
              not_robust: dict[Point, frozenset[frozenset[str]] | None] | None = None
              ) -> dict[str, Tally]:
@@ -391,19 +407,16 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
                 continue
             t = tallies.setdefault(v, Tally())
             c, bc = e.counters[counter], base.counters[counter]
-            r = c.ratio
             if p in not_robust and _flipped(not_robust[p], v, baseline):
                 t.not_robust += 1
-            elif r is not None and r.marked and not stats.next_to_nothing(
-                    c.per_op.median, bc.per_op.median):
-                if r.value < 1:
-                    t.wins += 1
-                else:
-                    t.losses += 1
-            elif r is None and _above_a_zero_baseline(_per_op(e, c), _per_op(base, bc)):
-                t.losses += 1
             else:
-                t.ties += 1
+                o = outcome(e, base, counter)
+                if o == WIN:
+                    t.wins += 1
+                elif o == LOSS:
+                    t.losses += 1
+                else:
+                    t.ties += 1
             if stats.worth_a_ratio(c.per_op.median, bc.per_op.median):
                 pairs.setdefault(v, []).append((_per_op(e, c), _per_op(base, bc)))
             else:
@@ -418,13 +431,15 @@ def _tallies(points: dict[Point, dict[str, Result]], counter: str, baseline: str
     return tallies
 
 
-def _n(count: int, word: str) -> str:
+def counted(count: int, word: str) -> str:
+    """The count and the word, plural unless the count is 1 ("1 loss",
+    "2 losses")."""
     return f"{count} {word}" + ("" if count == 1 else "es" if word.endswith("s") else "s")
 
 
 def _tally_line(variant: str, baseline: str, t: Tally) -> str:
-    line = (f"{variant} vs {baseline}: {_n(t.wins, 'win')}, {_n(t.ties, 'tie')}, "
-            f"{_n(t.losses, 'loss')}")
+    line = (f"{variant} vs {baseline}: {counted(t.wins, 'win')}, {counted(t.ties, 'tie')}, "
+            f"{counted(t.losses, 'loss')}")
     if t.not_robust:
         line += f", {t.not_robust} not robust"
     if t.geomean is None:
