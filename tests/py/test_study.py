@@ -9,13 +9,15 @@ per model."""
 from __future__ import annotations
 
 import io
+import json
 import tempfile
 import unittest
 from contextlib import redirect_stderr
 from pathlib import Path
 from unittest import mock
 
-from kfront import cmd_study, explain, paths, study
+from tests.py import FIXTURES
+from kfront import cmd_study, collect, explain, paths, results, study
 
 
 def counters(per_op: dict[str, float], ratio: dict | None = None) -> dict:
@@ -294,6 +296,56 @@ class Helpers(unittest.TestCase):
                 cmd_study.time_helpers(out)
             self.assertFalse((out / cmd_study.HELPERS_OUT).exists())
             self.assertIn('failed (exit 1): no build', err.getvalue())
+
+
+def host_doc(flip: dict[tuple[str, str], dict] | None = None) -> dict:
+    """A real host-style results document (the clean fixture's three
+    calib points, renamed into the study's families), with some of its
+    ratios to O2 replaced."""
+    run = collect.collect_file(FIXTURES / 'clean.log').runs[0]
+    doc = json.loads(json.dumps(results.build_results(run, {'source': 'clean'})))
+    for e in doc['results']:
+        e['bench'] = e['bench'].replace('calib.', 'net.')
+        ratio = e['counters']['tsc'].get('ratio')
+        if ratio and (e['bench'], e['variant']) in (flip or {}):
+            ratio.update(flip[(e['bench'], e['variant'])])
+    return doc
+
+
+class Repeat(unittest.TestCase):
+    """The timings taken again after the counting runs: the document says
+    which verdicts against O2 the second run repeats (kfront compare's
+    agreement), and a study without the second run reads as before."""
+
+    def test_paragraph(self) -> None:
+        first = host_doc()
+        again = host_doc({('net.calls', 'Os'): {'value': 1.03},
+                          ('net.memcpy20', 'hybrid'): {'significant': False}})
+        text = study.render(study.Inputs(sim=None, host=first, host_again=again,
+                                         host_path='S/host/results.json',
+                                         host_again_path='S/host-again/results.json'))
+        self.assertIn('`./kfront compare S/host/results.json S/host-again/results.json`',
+                      text)
+        self.assertIn('Of the 6 verdicts of Os and the hybrid against O2', text)
+        self.assertIn('4 are the same in both runs (1 loss, 3 ties)', text)
+        self.assertIn('a tie in the other: net.memcpy20 hybrid (loss, then tie).', text)
+        self.assertIn('a loss in the other: net.calls Os (win, then loss).', text)
+        self.assertIn('| the same, timed again |', text)
+        same = study.render(study.Inputs(sim=None, host=first, host_again=first))
+        self.assertIn('6 are the same in both runs (1 win, 2 losses, 3 ties)', same)
+        self.assertIn('A win in one run and a loss in the other: none.', same)
+
+    def test_without_a_second_run(self) -> None:
+        text = study.render(study.Inputs(sim=SIM, host=HOST))
+        self.assertNotIn('Do the verdicts repeat', text)
+        self.assertNotIn('timed again', text)
+
+    def test_measured_last_alone(self) -> None:
+        args = mock.Mock(quick=False, variants_file=None, doc=None, reuse=None)
+        cmds = cmd_study.commands(args, Path('/tmp/out'))
+        self.assertEqual(list(cmds), ['host', 'sim', 'hostvg', 'host-again'])
+        self.assertEqual(cmds['host-again'][:-4], cmds['host'][:-4])
+        self.assertIn('/tmp/out/host-again', cmds['host-again'])
 
 
 class OtherTable(unittest.TestCase):

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """`kfront study`: measure, explain and write docs/findings.md (issue 19).
 
-Three measurements. First, alone, the host harness times the variants on
+Four measurements. First, alone, the host harness times the variants on
 this machine's CPU (`kfront host`): nothing else runs, so the timings are
 as quiet as the machine allows. Then two runs side by side, whose figures
 are counts that do not depend on load (the machine has two cores): the
-kernel under the fesim simulator over a footprint sweep with three models
-(`kfront run --sim`), and the host programs under callgrind for its
-per-function counts (`kfront host --valgrind`). tools/kfront/study.py
+kernel under the fesim simulator over a footprint sweep with several
+models (`kfront run --sim`), and the host programs under callgrind for its
+per-function counts (`kfront host --valgrind`). Last, alone again, the
+same timings once more, minutes later: the document says which of the
+first run's verdicts the second repeats. tools/kfront/study.py
 turns the results into the findings document; the results directories
 stay under --out, so every `kfront explain` command the document cites can
 be run again.
@@ -103,6 +105,9 @@ def commands(args: argparse.Namespace, out: Path) -> dict[str, list[str]]:
                 '--bench', BENCH, '--footprint', sweep, '--out', str(out / 'sim')],
         'hostvg': [*host, '--valgrind', '--out', str(out / 'hostvg'), '--',
                    f'footprint={sweep}'],
+        # the timings again, once the counting runs are done: which
+        # verdicts repeat (docs/statistics.md, "Between runs")
+        'host-again': [*host, '--out', str(out / 'host-again'), '--', f'footprint={sweep}'],
     }
 
 
@@ -138,6 +143,7 @@ def measure(cmds: dict[str, list[str]], out: Path, variants_file: Path | None = 
     counting = {name: _start(name, cmds[name], out, env) for name in ('sim', 'hostvg')}
     for name, (proc, log) in counting.items():
         ok &= _wait(name, proc, log, out)
+    ok &= _wait('host-again', *_start('host-again', cmds['host-again'], out, env), out)
     return ok
 
 
@@ -213,6 +219,7 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
           note: str) -> int:
     sim, host = load(out / 'sim' / 'results.json'), load(out / 'host' / 'results.json')
     hostvg = load(out / 'hostvg' / 'results.json')
+    host_again = load(out / 'host-again' / 'results.json')
     if sim is None and host is None:
         print(f'kfront study: no results under {out}/sim or {out}/host', file=sys.stderr)
         return 1
@@ -226,6 +233,7 @@ def write(args: argparse.Namespace, out: Path, cmds: dict[str, list[str]],
         sim_path=str(shown(out) / 'sim' / 'results.json'),
         host_path=str(shown(out) / 'host' / 'results.json'),
         hostvg_path=str(shown(out) / 'hostvg' / 'results.json'),
+        host_again=host_again, host_again_path=str(shown(out) / 'host-again' / 'results.json'),
         helpers=_read(out / HELPERS_OUT), helpers_command=' '.join(HELPERS),
         variants_file=str(shown(args.variants_file)) if args.variants_file else '',
         chart=f'{doc.stem}/time-ratio.svg')

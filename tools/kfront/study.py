@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import explain, sim, stats, stringhelpers, svg, uopshare
+from . import (compare, explain, model, results, sim, stats, stringhelpers, svg,
+               uopshare, verdict)
 
 BASE, OTHER = 'O2', 'Os'
 TOP = 5
@@ -49,6 +50,10 @@ class Inputs:
     # chart lies relative to the document
     variants_file: str = ''
     chart: str = 'findings/time-ratio.svg'
+    # the same timings again, after the counting runs (None in studies
+    # before it was taken): which of the first run's verdicts repeat
+    host_again: dict[str, Any] | None = None
+    host_again_path: str = 'HOST-AGAIN/results.json'
 
     @property
     def counts(self) -> dict[str, Any] | None:
@@ -103,6 +108,40 @@ def time_ratio(data: dict[str, Any] | None, bench: str, fp: int | None) -> str:
     ci = f' [{lo:.2f}, {hi:.2f}]' if lo is not None and hi is not None else ''
     star = ' *' if r.get('significant') else ''
     return f'{r["value"]:.2f}{ci}{star}'
+
+
+def repeat_lines(inp: Inputs) -> list[str]:
+    """Which real-CPU verdicts of the first timing run the second repeats
+    (kfront compare's agreement: each run's verdict against O2 by its own
+    rule), as a paragraph; nothing without a second run."""
+    if inp.host is None or inp.host_again is None:
+        return []
+    try:
+        first = model.from_dict(inp.host, inp.host_path)
+        again = model.from_dict(inp.host_again, inp.host_again_path)
+    except results.ResultsError as exc:
+        return [f'The second timing run cannot be read: {exc}.', '']
+    first.results = [e for e in first.results if e.bench.startswith(FAMILIES)]
+    agreement = compare.verdict_agreement(compare.compare(first, again)).get('tsc')
+    if not agreement:
+        return []
+
+    def named(rows: list[compare.Row]) -> str:
+        return ', '.join(f'{r.a.label} {r.variant} ({r.a_verdict}, then {r.b_verdict})'
+                         for r in rows) or 'none'
+    agree = sum(agreement['agree'].values())
+    kinds = ', '.join(verdict.counted(agreement['agree'][k], k)
+                      for k in (verdict.WIN, verdict.LOSS, verdict.TIE)
+                      if agreement['agree'].get(k))
+    return [f'**Do the verdicts repeat?** The same timings were taken again after the '
+            f'counting runs (`./kfront compare {inp.host_path} {inp.host_again_path}` '
+            f'lists every row). Of the {agreement["rows"]} verdicts of Os and the hybrid '
+            f'against O2 (a win or loss needs the interval to exclude 1 after Holm\'s '
+            f'correction, each run by its own rule), {agree} are the same in both runs '
+            f'({kinds}). A win or loss in one run and a tie in the other: '
+            f'{named(agreement["differ"])}. A win in one run and a loss in the other: '
+            f'{named(agreement["reversed"])}. A verdict that does not repeat is this '
+            'machine\'s noise, not a finding (docs/statistics.md, "Between runs").', '']
 
 
 def _benches(*docs: dict[str, Any] | None) -> list[str]:
@@ -455,10 +494,11 @@ def render(inp: Inputs) -> str:
     # uops by source (a study from before has no such column)
     share_m = m0 if m0 and any(f'sim.{m0}.{uopshare.DSB}' in e.get('counters', {})
                                for e in _entries(inp.sim)) else None
-    rows = []
+    rows, again = [], []
     for b in benches:
         fp_h = 0 if _entry(inp.host, b, 0, BASE) else None
         fp_s = 0 if _entry(inp.sim, b, 0, BASE) else None
+        again.append(time_ratio(inp.host_again, b, fp_h))
         rows.append([b, time_ratio(inp.host, b, fp_h),
                      _ratio(inp.counts, b, fp_h, 'vg.instructions'),
                      _ratio(inp.sim, b, fp_s, 'sim.instructions'),
@@ -466,9 +506,12 @@ def render(inp: Inputs) -> str:
                     + ([' / '.join(_share(inp.sim, b, fp_s or 0, share_m, v)
                                    for v in (BASE, OTHER))] if share_m else []))
     out += _table(['workload', 'real CPU time Os/O2 [95% CI]',
+                   *(['the same, timed again'] if inp.host_again else []),
                    'callgrind instructions Os/O2', 'sim instructions Os/O2',
                    f'sim L1i misses/op O2 / Os ({m0 or "no model"})']
-                  + ([f'sim uop-cache share O2 / Os ({share_m})'] if share_m else []), rows)
+                  + ([f'sim uop-cache share O2 / Os ({share_m})'] if share_m else []),
+                  [r[:2] + [a] + r[2:] for r, a in zip(rows, again)]
+                  if inp.host_again else rows)
     host_ratios = [float(r.split()[0]) for r in (row[1] for row in rows) if r != 'n/a']
     g = stats.geomean(host_ratios)
     if inp.host is not None:
@@ -476,6 +519,7 @@ def render(inp: Inputs) -> str:
     if g is not None:
         out += [f'Geometric mean of the real-CPU Os/O2 time ratios over these '
                 f'{len(host_ratios)} workloads: {g:.3f}.', '']
+    out += repeat_lines(inp)
     out += [_helpers_note(inp), '']
     if inp.helpers:
         out += [f'The two helpers alone, from this study\'s host objects, on the same '
