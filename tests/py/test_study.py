@@ -327,13 +327,14 @@ class Repeat(unittest.TestCase):
         self.assertIn('`./kfront compare S/host/results.json S/host-again/results.json`',
                       text)
         self.assertIn('Of the 6 verdicts of Os and the hybrid against O2', text)
-        self.assertIn('4 are the same in both runs (1 loss, 3 ties)', text)
-        self.assertIn('a tie in the other: net.memcpy20 hybrid (loss, then tie).', text)
-        self.assertIn('a loss in the other: net.calls Os (win, then loss).', text)
+        self.assertIn('4 are the same in both runs: 1 loss, 3 ties. 1 is a win or a loss '
+                      'in one run and a tie in the other, and 1 a win in one and a loss in '
+                      'the other: net.calls Os (win, then loss).', text)
         self.assertIn('| the same, timed again |', text)
         same = study.render(study.Inputs(sim=None, host=first, host_again=first))
-        self.assertIn('6 are the same in both runs (1 win, 2 losses, 3 ties)', same)
-        self.assertIn('A win in one run and a loss in the other: none.', same)
+        self.assertIn('6 are the same in both runs: 2 losses, 3 ties, 1 win (net.calls Os). '
+                      '0 are a win or a loss in one run and a tie in the other, and 0 a win '
+                      'in one and a loss in the other.', same)
 
     def test_without_a_second_run(self) -> None:
         text = study.render(study.Inputs(sim=SIM, host=HOST))

@@ -122,26 +122,31 @@ def repeat_lines(inp: Inputs) -> list[str]:
     except results.ResultsError as exc:
         return [f'The second timing run cannot be read: {exc}.', '']
     first.results = [e for e in first.results if e.bench.startswith(FAMILIES)]
-    agreement = compare.verdict_agreement(compare.compare(first, again)).get('tsc')
+    cmp = compare.compare(first, again)
+    agreement = compare.verdict_agreement(cmp).get('tsc')
     if not agreement:
         return []
-
-    def named(rows: list[compare.Row]) -> str:
-        return ', '.join(f'{r.a.label} {r.variant} ({r.a_verdict}, then {r.b_verdict})'
-                         for r in rows) or 'none'
-    agree = sum(agreement['agree'].values())
-    kinds = ', '.join(verdict.counted(agreement['agree'][k], k)
-                      for k in (verdict.WIN, verdict.LOSS, verdict.TIE)
-                      if agreement['agree'].get(k))
+    same = agreement['agree']
+    wins = [f'{r.a.label} {r.variant}' for r in cmp.rows
+            if r.counter == 'tsc' and r.a_verdict == r.b_verdict == verdict.WIN]
+    kinds = [verdict.counted(same[k], k) for k in (verdict.LOSS, verdict.TIE) if same.get(k)]
+    if wins:
+        kinds.append(f'{verdict.counted(len(wins), verdict.WIN)} ({", ".join(wins)})')
+    def are(n: int) -> str:
+        return f'{n} {"is" if n == 1 else "are"}'
+    reversed_ = ', '.join(f'{r.a.label} {r.variant} ({r.a_verdict}, then {r.b_verdict})'
+                          for r in agreement['reversed'])
     return [f'**Do the verdicts repeat?** The same timings were taken again after the '
             f'counting runs (`./kfront compare {inp.host_path} {inp.host_again_path}` '
             f'lists every row). Of the {agreement["rows"]} verdicts of Os and the hybrid '
             f'against O2 (a win or loss needs the interval to exclude 1 after Holm\'s '
-            f'correction, each run by its own rule), {agree} are the same in both runs '
-            f'({kinds}). A win or loss in one run and a tie in the other: '
-            f'{named(agreement["differ"])}. A win in one run and a loss in the other: '
-            f'{named(agreement["reversed"])}. A verdict that does not repeat is this '
-            'machine\'s noise, not a finding (docs/statistics.md, "Between runs").', '']
+            f'correction, each run by its own rule), {are(sum(same.values()))} the same '
+            f'in both runs{": " + ", ".join(kinds) if kinds else ""}. '
+            f'{are(len(agreement["differ"]))} a win or a loss in one run and a tie in '
+            f'the other, and {len(agreement["reversed"])} a win in one and a loss in the other'
+            f'{": " + reversed_ if reversed_ else ""}. A verdict that does not repeat is '
+            'this machine\'s noise, not a finding (docs/statistics.md, "Between runs").',
+            '']
 
 
 def _benches(*docs: dict[str, Any] | None) -> list[str]:
