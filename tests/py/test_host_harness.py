@@ -133,6 +133,32 @@ class HostHarness(unittest.TestCase):
             self.assertTrue((self.out / name).is_file(), name)
         self.assertIn('per operation', out)
 
+    def test_repeated_processes(self) -> None:
+        """--repeat 2: a second process into host-2.log and results-2.json,
+        and the first's results.json says per point which verdicts the two
+        share (extra.host_repeats); the figures are the first process's."""
+        status, out, err = kfront_host(['--out', str(self.out), '--bench', 'calib.*',
+                                        '--repeat', '2', '--', *TINY])
+        self.assertEqual(status, 0, out + err)
+        for name in ('host.log', 'host-2.log', 'results.json', 'results-2.json'):
+            self.assertTrue((self.out / name).is_file(), name)
+        data = results.load(self.out / 'results.json')
+        block = data['extra']['host_repeats']
+        self.assertEqual((block['processes'], block['baseline']), (2, 'O2'))
+        points = {(r['bench'], r['footprint']) for r in block['rows']}
+        self.assertEqual(points, {(e['bench'], e['footprint'] or 0)
+                                  for e in data['results']})
+        for r in block['rows']:
+            self.assertEqual(set(r['verdicts']), set(self.variants) - {'O2'})
+            for vs in r['verdicts'].values():
+                self.assertEqual(len(vs), 2)
+                self.assertTrue(set(vs) <= {'win', 'loss', 'tie'}, vs)
+            self.assertEqual(r['repeated'], all(len(set(vs)) == 1
+                                                for vs in r['verdicts'].values()))
+        self.assertIn('2 timing processes:', out)
+        self.assertIn('Real-CPU verdicts over timing processes',
+                      (self.out / 'report.md').read_text(encoding='utf-8'))
+
     @unittest.skipUnless(shutil.which('valgrind'), 'valgrind is not installed')
     def test_valgrind_figures(self) -> None:
         # --variants too: each variant's program under valgrind holds only

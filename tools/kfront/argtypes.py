@@ -13,6 +13,7 @@ import math
 import re
 
 from kfront import names
+from kfront.repeats import MAX_PROCESSES
 from kfront.sim import MAX_SETTINGS
 
 # QEMU's -m takes mebibytes by default, or a number with a suffix.
@@ -60,6 +61,14 @@ def rounds(text: str) -> int:
     if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= ROUNDS_MAX:
         raise argparse.ArgumentTypeError(
             f'{text!r}: want a whole number of rounds from 1 to {ROUNDS_MAX}')
+    return int(text)
+
+
+def processes(text: str) -> int:
+    """A number of host-harness processes, 1 to repeats.MAX_PROCESSES."""
+    if not re.fullmatch(r'[0-9]+', text) or not 1 <= int(text) <= MAX_PROCESSES:
+        raise argparse.ArgumentTypeError(
+            f'{text!r}: want a whole number of processes from 1 to {MAX_PROCESSES}')
     return int(text)
 
 

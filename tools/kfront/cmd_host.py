@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths,
-                    output, pgo, regions, report, results, term, vg)
+                    output, pgo, regions, repeats, report, results, term, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -46,6 +46,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    'vg.i1_misses')
     p.add_argument('--vg-runs', type=int, default=3, metavar='N',
                    help='counted runs per benchmark under valgrind (default 3)')
+    p.add_argument('--repeat', type=argtypes.processes, default=1, metavar='K',
+                   help='run the timing program K times, one process after the other '
+                   '(1 to 9, default 1): the first gives the figures, and a verdict that '
+                   'is not the same in every process calls no winner (docs/statistics.md, '
+                   '"Between runs"); each further process writes host-N.log and results-N.json')
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS',
                    help='give up on a host program after this long (default 3600)')
@@ -130,13 +135,14 @@ def collect_run(log: Path, what: str) -> Run | None:
 
 
 
-def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what: str
+def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what: str,
+                      log_name: str = 'host.log'
                       ) -> tuple[Run | None, dict[str, Any], int]:
-    """Run one host program into out/host.log and collect it: (the run, or
+    """Run one host program into out/LOG_NAME and collect it: (the run, or
     None when the log holds no result, the results document's extra block,
     the exit status). who/what make the progress lines ("kfront host:
     running in user space; log: ...")."""
-    log = out / 'host.log'
+    log = out / log_name
     print(f'{who}: {what}; log: {log}', flush=True)
     start = time.monotonic()
     status = run_program(cmd, log, timeout, Progress())
@@ -150,6 +156,29 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
         print(f'{who}: no result records in the log', file=sys.stderr)
         return None, extra, status
     return run_, extra, status
+
+def repeat_processes(cmd: list[str], out: Path, timeout: float, who: str,
+                     first: dict[str, Any], k: int) -> str:
+    """Run the timing program k - 1 more times after the first process
+    (whose results document is `first`), each into host-N.log and
+    results-N.json, and store in first['extra']['host_repeats'] which
+    verdicts are the same in every process (repeats.py). '' or what went
+    wrong (a process without results: the block is then left out)."""
+    docs = [model.from_dict(first, 'the first process')]
+    for n in range(2, k + 1):
+        run_, extra, status = run_suite_program(
+            cmd, out, timeout, who, f'timing process {n} of {k}', log_name=f'host-{n}.log')
+        if run_ is None or status != 0 or not run_.complete:
+            return (f'timing process {n} of {k} did not complete (status {status}, see '
+                    f'{out / f"host-{n}.log"}): the verdicts are those of the first alone')
+        extra['baseline'] = first.get('baseline')      # the first's, as kfront run set it
+        data = results.build_results(run_, extra)
+        docs.append(model.from_dict(data, str(results.save(data, out / f'results-{n}.json'))))
+    block = repeats.summary(docs)
+    first.setdefault('extra', {})['host_repeats'] = block
+    print(f'{who}: {repeats.line(block)}', flush=True)
+    return ''
+
 
 def valgrind_variant(variant: str, args: argparse.Namespace, out: Path
                      ) -> tuple[str, Run | None, vg.VgOutput | None, str]:
@@ -226,6 +255,10 @@ def run(args: argparse.Namespace) -> int:
     if args.valgrind:
         extra['valgrind'] = add_valgrind(run_, args, out)
     data = results.build_results(run_, extra)
+    repeat_problem = repeat_processes(cmd, out, args.timeout, 'kfront host', data,
+                                      args.repeat) if args.repeat > 1 else ''
+    if repeat_problem:
+        print(f'kfront host: {repeat_problem}', file=sys.stderr)
     typed = model.from_dict(data, str(results.save(data, out / 'results.json')))
     files = report.write_all(typed, out)
     output.emit_results(args, [out / 'results.json'], [typed])
@@ -238,4 +271,4 @@ def run(args: argparse.Namespace) -> int:
         return status or 1
     if args.valgrind and extra['valgrind']['notes']:
         return 1
-    return 0
+    return 1 if repeat_problem else 0

@@ -60,6 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='skip the host harness (by default the same variants and '
                         'benchmarks also run in user space on this CPU, timed with '
                         'the TSC: the real-CPU column of the report)')
+    p.add_argument('--host-repeat', type=argtypes.processes, default=1, metavar='K',
+                   help='run the host harness K times, one process after the other '
+                   '(1 to 9, default 1): a real-CPU verdict that is not the same in every '
+                   'process calls no winner (kfront host --repeat)')
     p.add_argument('--baseline', metavar='VARIANT', default='O2',
                    help='the variant ratios and the verdict refer to (default O2)')
     p.add_argument('--wire', choices=sorted(qemu.NIC_DEVICES), metavar='NIC',

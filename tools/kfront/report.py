@@ -346,6 +346,9 @@ def build_document(results: Results) -> list[Section]:
     robust = _robustness_section(results)
     if robust is not None:
         sections.append(robust)
+    repeated = _repeats_section(results)
+    if repeated is not None:
+        sections.append(repeated)
     if results.sizes:
         sections.append(_sizes_section(results.sizes))
     charts = build_charts(results)
@@ -433,6 +436,34 @@ def _robustness_section(results: Results) -> Section | None:
         sec.blocks.append(Table(["benchmark", "footprint", "counter",
                                  "order (fewest first; = a tie) per setting",
                                  "pairs that flip"], rows))
+    return sec
+
+
+def _repeats_section(results: Results) -> Section | None:
+    """Real-CPU verdicts over several timing processes (kfront host
+    --repeat, or kfront run --host-repeat: extra.host_repeats of the host
+    results, tools/kfront/repeats.py)."""
+    host = results.host if results.host is not None else results
+    block = host.extra.get("host_repeats") if isinstance(host.extra, dict) else None
+    if not isinstance(block, dict) or not isinstance(block.get("rows"), list):
+        return None
+    n, bad = block.get("verdicts", 0), block.get("verdicts_not_repeated", 0)
+    sec = Section("Real-CPU verdicts over timing processes", [
+        f"The host harness ran {block.get('processes')} times, one process after the "
+        f"other; the figures above are the first process's. Of {n} verdicts against "
+        f"{block.get('baseline')} (each process by the verdict's rule), {n - bad} are "
+        f"the same in every process; the verdict calls no winner on the {bad} that are "
+        "not (docs/statistics.md, \"Between runs\")."])
+    swept = {e.bench for e in host.results if e.footprint is not None}
+    rows = [[Cell(str(r["bench"])),
+             Cell(str(r["footprint"]) if r["footprint"] or r["bench"] in swept else "-",
+                  "num"),
+             Cell(str(v)), Cell(", ".join(str(x) for x in vs))]
+            for r in block["rows"] if isinstance(r, dict)
+            for v, vs in (r.get("verdicts") or {}).items() if len(set(vs)) > 1]
+    if rows:
+        sec.blocks.append(Table(["benchmark", "footprint", "variant",
+                                 "verdict in each process, in order"], rows))
     return sec
 
 

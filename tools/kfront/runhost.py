@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kfront import kargs, results
-from kfront.cmd_host import host_exe, run_suite_program
+from kfront.cmd_host import host_exe, repeat_processes, run_suite_program
 
 # Suite keys the host programs take (host/main.c); the kernel's own keys
 # (exit=, serve=, crash=, nic=, ...) stay with the kernel.
@@ -40,5 +40,10 @@ def run_host(args: argparse.Namespace, out: Path, sel: kargs.Selection
     if getattr(args, 'baseline', None) in names:
         extra['baseline'] = args.baseline
     data = results.build_results(run, extra)
+    k = getattr(args, 'host_repeat', 1)
+    repeat_problem = repeat_processes(cmd, out, args.timeout, 'kfront run', data, k) \
+        if k > 1 else ''
     results.save(data, out / 'results.json')
-    return data, '' if status == 0 else f'incomplete (status {status})'
+    problems = ([] if status == 0 else [f'incomplete (status {status})']) + \
+        ([repeat_problem] if repeat_problem else [])
+    return data, '; '.join(problems)

@@ -11,7 +11,7 @@ terminal, report.md and report.html say the same thing.
 from __future__ import annotations
 
 from . import truth as truth_mod
-from . import robustness, verdict
+from . import repeats, robustness, verdict
 from .model import Result, Results
 from .report import per_op_text, ratio_text
 from .report_doc import Cell, Section, Table
@@ -126,8 +126,13 @@ def _verdict_lines(results: Results,
                    not_robust: verdict.NotRobust | None) -> list[str]:
     if not_robust is None:
         # simulated rankings that flip between policy settings (stored by
-        # kfront run --sim with MODEL@POLICY settings): no winner there
+        # kfront run --sim with MODEL@POLICY settings), and real-CPU
+        # verdicts that differ between timing processes (kfront host
+        # --repeat, alone or in a run): no winner there
         not_robust = robustness.flipped({'extra': results.extra, 'results': []})
+        not_robust.update(repeats.flipped(results.extra))
+        if results.host is not None:
+            not_robust.update(repeats.flipped(results.host.extra))
     t = truth_of(results)
     if t is not None:
         sources = t.sources

@@ -39,6 +39,9 @@ RULE = ("a win or loss needs the ratio's 95% bootstrap interval to exclude 1 "
         "every run of the baseline; otherwise a tie")
 LOWER_IS_BETTER = "lower is better"
 NOT_ROBUST = "no winner: ranking not robust across simulator policies"
+# the same for real-CPU time over several host-harness processes
+# (repeats.py: kfront host --repeat)
+NOT_REPEATED = "no winner: the verdict is not the same in every timing process"
 GEOMEAN_RESAMPLES = 1000
 TIME_COUNTERS = ("tsc", "cycles")
 HOST_SOURCE = "Real CPU (host harness, user space, TSC)"
@@ -63,11 +66,23 @@ def _flipped(pairs: frozenset[frozenset[str]] | None, a: str, b: str | None = No
     return any(a in pr and (b is None or b in pr) for pr in pairs)
 
 
-def _pairs_text(pairs: frozenset[frozenset[str]] | None) -> str:
+def _pairs_text(pairs: frozenset[frozenset[str]] | None, counter: str = "") -> str:
     if not pairs:
         return ""
     names = sorted(" and ".join(sorted(pr)) for pr in pairs)
+    if counter in TIME_COUNTERS:
+        return f" (differs for {'; '.join(names)})"
     return f" (order changes between {'; '.join(names)})"
+
+
+def _unstable(counter: str) -> tuple[str, str]:
+    """How a point that calls no winner for want of stability is said, and
+    how its tally counts it: real-CPU time by the timing processes that
+    disagree (repeats.py), a simulated count by the policies
+    (robustness.py)."""
+    if counter in TIME_COUNTERS:
+        return NOT_REPEATED, "not repeated"
+    return NOT_ROBUST, "not robust"
 
 
 @dataclass
@@ -76,6 +91,7 @@ class Tally:
     ties: int = 0
     losses: int = 0
     not_robust: int = 0                # points whose ranking depends on the policy
+                                       # (sim) or on the timing process (host)
     geomean: float | None = None
     lo: float | None = None
     hi: float | None = None
@@ -337,7 +353,8 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
         key = (p[0], p[1] or 0, counter)
         if key in flips and _flipped(flips[key], _best(variants, counter, baseline)):
             out.winners[p] = ""
-            out.lines.append(f"{_label(p)}: {NOT_ROBUST}{_pairs_text(flips[key])}")
+            out.lines.append(f"{_label(p)}: {_unstable(counter)[0]}"
+                             f"{_pairs_text(flips[key], counter)}")
             continue
         out.winners[p], line = _point_line(_label(p), variants, counter,
                                            baseline, phrase)
@@ -353,7 +370,7 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
                            {p: flips[k] for p in points
                             if (k := (p[0], p[1] or 0, counter)) in flips})
     for v, t in out.tallies.items():
-        out.lines.append(_tally_line(v, baseline, t))
+        out.lines.append(_tally_line(v, baseline, t, _unstable(counter)[1]))
     return out
 
 
@@ -437,11 +454,11 @@ def counted(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "es" if word.endswith("s") else "s")
 
 
-def _tally_line(variant: str, baseline: str, t: Tally) -> str:
+def _tally_line(variant: str, baseline: str, t: Tally, unstable: str = "not robust") -> str:
     line = (f"{variant} vs {baseline}: {counted(t.wins, 'win')}, {counted(t.ties, 'tie')}, "
             f"{counted(t.losses, 'loss')}")
     if t.not_robust:
-        line += f", {t.not_robust} not robust"
+        line += f", {t.not_robust} {unstable}"
     if t.geomean is None:
         line += (f"; no geometric mean (a median under {stats.NEXT_TO_NOTHING:g} "
                  "per operation at every point)")
