@@ -46,7 +46,8 @@ class Repeats(unittest.TestCase):
         block = repeats.summary([first, process({("calib.calls", "Os"): {"value": 1.03}})])
         first.extra["host_repeats"] = block
         lines = "\n".join(truthreport.verdict_lines(first))
-        self.assertIn(f"calib.calls: {verdict.NOT_REPEATED} (differs for O2 and Os)", lines)
+        self.assertIn(f"calib.calls: {verdict.NOT_REPEATED} (Os against O2: win, then loss)",
+                      lines)
         self.assertIn("Os vs O2: 0 wins, 1 tie, 1 loss, 1 not repeated", lines)
         # one process: the verdict as before
         plain = "\n".join(truthreport.verdict_lines(process()))

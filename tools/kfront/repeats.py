@@ -74,21 +74,26 @@ def summary(processes: list[Results]) -> dict[str, Any]:
             'rows': rows}
 
 
-def flipped(extra: dict[str, Any]) -> dict[tuple[str, int, str], frozenset[frozenset[str]]]:
+def flipped(extra: dict[str, Any]) -> dict[tuple[str, int, str], verdict.Flipped]:
     """(bench, footprint, 'tsc') of every point whose verdicts differ
-    between processes, with the pairs (variant, baseline) that differ,
-    from a results document's extra block; empty for a run of one
-    process."""
+    between processes, with the pairs (variant, baseline) that differ and
+    their verdicts in words, from a results document's extra block; empty
+    for a run of one process."""
     block = extra.get('host_repeats') if isinstance(extra, dict) else None
     rows = block.get('rows') if isinstance(block, dict) else None
-    out: dict[tuple[str, int, str], frozenset[frozenset[str]]] = {}
+    out: dict[tuple[str, int, str], verdict.Flipped] = {}
     for r in rows if isinstance(rows, list) else []:
         if not isinstance(r, dict) or r.get('repeated', True):
             continue
         pairs = [pr for pr in r.get('flipped_pairs') or []
                  if isinstance(pr, list) and len(pr) == 2]
-        out[(str(r['bench']), int(r['footprint']), str(r.get('counter', COUNTER)))] = \
-            frozenset(frozenset(map(str, pr)) for pr in pairs)
+        flips = verdict.Flipped(frozenset(map(str, pr)) for pr in pairs)
+        verdicts = r.get('verdicts') if isinstance(r.get('verdicts'), dict) else {}
+        flips.detail = '; '.join(
+            f'{pr[0]} against {pr[1]}: '
+            + ', then '.join(str(v) for v in verdicts.get(pr[0]) or [])
+            for pr in pairs if verdicts.get(pr[0]))
+        out[(str(r['bench']), int(r['footprint']), str(r.get('counter', COUNTER)))] = flips
     return out
 
 

@@ -66,9 +66,19 @@ def _flipped(pairs: frozenset[frozenset[str]] | None, a: str, b: str | None = No
     return any(a in pr and (b is None or b in pr) for pr in pairs)
 
 
+class Flipped(frozenset):
+    """Pairs of variants whose order (or verdict) is not stable, with the
+    words that say how, where the caller has them (repeats.flipped():
+    "Os against O2: win, then tie")."""
+
+    detail = ""
+
+
 def _pairs_text(pairs: frozenset[frozenset[str]] | None, counter: str = "") -> str:
     if not pairs:
         return ""
+    if getattr(pairs, "detail", ""):
+        return f" ({pairs.detail})"
     names = sorted(" and ".join(sorted(pr)) for pr in pairs)
     if counter in TIME_COUNTERS:
         return f" (differs for {'; '.join(names)})"
