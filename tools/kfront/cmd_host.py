@@ -157,6 +157,7 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
         return None, extra, status
     return run_, extra, status
 
+
 def repeat_processes(cmd: list[str], out: Path, timeout: float, who: str,
                      first: dict[str, Any], k: int) -> str:
     """Run the timing program k - 1 more times after the first process
