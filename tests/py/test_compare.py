@@ -9,9 +9,10 @@ from tests.py import FIXTURES
 from kfront import cmd_compare, collect, compare, model, results
 
 
-def runs(name: str) -> list[model.Results]:
+def runs(name: str, context: str | None = None) -> list[model.Results]:
     got = collect.collect_file(FIXTURES / f"{name}.log")
-    return [model.from_dict(results.build_results(r, {"source": name}), name)
+    extra = {"source": name, **({"context": context} if context else {})}
+    return [model.from_dict(results.build_results(r, dict(extra)), name)
             for r in got.runs]
 
 
@@ -60,9 +61,17 @@ class TestCompare(unittest.TestCase):
         """Each side's verdict against its own baseline, by the rule of its
         verdict (verdict.outcome()), and how many agree: the same run twice
         agrees everywhere; a win made a loss is "reversed", a loss made a
-        tie "differs"."""
-        (a,) = runs("clean")
-        cmp = compare.compare(a, runs("clean")[0])
+        tie "differs". Only counters a verdict judges get one: the TSC of
+        a host-harness run (context "user"), never a TCG guest's."""
+        kernel = compare.compare(runs("clean")[0], runs("clean")[0])
+        self.assertEqual([(r.a_verdict, r.b_verdict) for r in kernel.rows],
+                         [(None, None)] * len(kernel.rows))
+        self.assertEqual(compare.verdict_agreement(kernel), {})
+        self.assertNotIn("Verdicts against the baseline",
+                         compare.format_comparison(runs("clean")[0], runs("clean")[0], kernel,
+                                                   color=False))
+        (a,) = runs("clean", "user")
+        cmp = compare.compare(a, runs("clean", "user")[0])
         got = {(r.bench, r.variant): (r.a_verdict, r.b_verdict) for r in cmp.rows}
         self.assertEqual(got[("calib.calls", "Os")], ("win", "win"))
         self.assertEqual(got[("calib.memcpy20", "hybrid")], ("loss", "loss"))
@@ -73,7 +82,7 @@ class TestCompare(unittest.TestCase):
                          (6, [], []))
         self.assertEqual(agreement["agree"], {"win": 1, "loss": 2, "tie": 3})
 
-        b = runs("clean")[0]
+        b = runs("clean", "user")[0]
         for e in b.results:
             c = e.counters["tsc"]
             if (e.bench, e.variant) == ("calib.calls", "Os"):

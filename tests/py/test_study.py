@@ -300,10 +300,11 @@ class Helpers(unittest.TestCase):
 
 def host_doc(flip: dict[tuple[str, str], dict] | None = None) -> dict:
     """A real host-style results document (the clean fixture's three
-    calib points, renamed into the study's families), with some of its
-    ratios to O2 replaced."""
+    calib points, renamed into the study's families, context "user" as
+    the host harness writes), with some of its ratios to O2 replaced."""
     run = collect.collect_file(FIXTURES / 'clean.log').runs[0]
-    doc = json.loads(json.dumps(results.build_results(run, {'source': 'clean'})))
+    doc = json.loads(json.dumps(results.build_results(run, {'source': 'clean',
+                                                            'context': 'user'})))
     for e in doc['results']:
         e['bench'] = e['bench'].replace('calib.', 'net.')
         ratio = e['counters']['tsc'].get('ratio')

@@ -199,14 +199,18 @@ def _notes(a: Results, b: Results) -> list[str]:
 
 
 def _own_verdict(side: Results, by_key: dict[tuple[Any, ...], Result], e: Result,
-                 counter: str) -> str | None:
+                 counter: str, judged: set[str]) -> str | None:
     """The side's own verdict on e against its baseline variant at the
     same point (verdict.outcome(): the rule of that run's verdict and
     tallies, its Holm correction over that run's ratios); None for the
-    baseline itself, or where the point has no baseline result."""
+    baseline itself, where the point has no baseline result, or for a
+    counter the run's verdict does not judge (`judged`,
+    verdict.judged_counters(): never a TCG guest's TSC, which is emulator
+    time)."""
     baseline = side.baseline or "O2"
     base = by_key.get((e.bench, e.footprint, baseline, e.group, e.state))
-    if e.variant == baseline or base is None or counter not in base.counters:
+    if e.variant == baseline or base is None or counter not in base.counters \
+            or counter not in judged:
         return None
     return verdict.outcome(e, base, counter)
 
@@ -237,6 +241,7 @@ def compare(a: Results, b: Results) -> Comparison:
     ia = {_key(e): e for e in a.results}
     ib = {_key(e): e for e in b.results}
     rows = []
+    judged_a, judged_b = verdict.judged_counters(a), verdict.judged_counters(b)
     for key, ea in ia.items():
         eb = ib.get(key)
         if eb is None:
@@ -247,8 +252,8 @@ def compare(a: Results, b: Results) -> Comparison:
             iv, value, p = _ratio(ea, eb, counter)
             rows.append(Row(ea.bench, ea.variant, ea.group,
                             counter, ea, eb, iv, value, p,
-                            a_verdict=_own_verdict(a, ia, ea, counter),
-                            b_verdict=_own_verdict(b, ib, eb, counter)))
+                            a_verdict=_own_verdict(a, ia, ea, counter, judged_a),
+                            b_verdict=_own_verdict(b, ib, eb, counter, judged_b)))
     rows = _holm_rows(rows)
     history = _history_note(a, b, rows)
 

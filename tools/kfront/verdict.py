@@ -28,7 +28,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from . import robustness, sim, stats
+from . import robustness, sim, stats, truth
 from .model import Counter, Ratio, Result, Results
 from .results import counter_label
 
@@ -504,6 +504,21 @@ def sim_verdict_counters(names: Iterable[str]) -> list[str]:
     names = set(names)
     return [c for m in sim.models_of(names) for k in SIM_VERDICT_KINDS
             if (c := f"sim.{m}.{k}") in names]
+
+
+def judged_counters(results: Results) -> set[str]:
+    """The counters of a document's own results that a verdict judges:
+    real-CPU time of a host-harness run, ring-0 PMU cycles and L1i misses
+    where rdpmc worked, each model's simulated L1i and uop-cache misses.
+    Never the TSC of a kernel run (under TCG it is emulator time; on a
+    machine with a PMU the verdict takes cycles)."""
+    names = results.counter_names()
+    out = set(sim_verdict_counters(names))
+    if results.context == "user":
+        out |= {"tsc"} & names
+    elif truth.pmu_state(results.machine)[0]:
+        out |= {"cycles", "l1i_misses"} & names
+    return out
 
 
 def verdicts(results: Results, truth_sources: Sequence[str],
