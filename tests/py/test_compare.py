@@ -6,7 +6,7 @@ import dataclasses
 import unittest
 
 from tests.py import FIXTURES
-from kfront import cmd_compare, collect, compare, model, results
+from kfront import cmd_compare, collect, compare, model, results, truth
 
 
 def runs(name: str, context: str | None = None) -> list[model.Results]:
@@ -107,6 +107,21 @@ class TestCompare(unittest.TestCase):
         self.assertEqual(doc["verdicts"]["tsc"]["reversed"][0]["b_verdict"], "loss")
         self.assertEqual(doc["rows"][1]["a_verdict"], "tie")
         self.assertEqual(len(cmd_compare._csv_rows(cmp)[0]), len(cmd_compare.CSV_HEADERS))
+
+    def test_emulator_time_has_no_ratio_to_the_baseline(self) -> None:
+        """Two kfront run documents under TCG: their kernel TSC is emulator
+        time, so the rows say so, give no ratio to the baseline and no
+        verdict, and a note says what B/A still means."""
+        run = collect.collect_file(FIXTURES / "real_quick.log").runs[0]
+        data = results.build_results(run, {"source": "qemu"})
+        data["truth"] = truth.decide(data["machine"], "tcg", []).to_dict()
+        a, b = model.from_dict(data, "A"), model.from_dict(data, "B")
+        cmp = compare.compare(a, b)
+        self.assertEqual(cmp.emulator, {"tsc"})
+        row = next(r for r in compare.table_rows(cmp) if r[1].text == "Os")
+        self.assertEqual([c.text for c in row[2:3] + row[6:9]],
+                         ["TSC (emulator time)", "-", "-", "-"])
+        self.assertTrue(any("TSC (emulator time) is a TCG guest's TSC" in n for n in cmp.notes))
 
     def test_rebuilt_variants_noted(self) -> None:
         """Same names, other flags (bench/variants.ini against

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import regions, stats, verdict
+from . import regions, stats, truthreport, verdict
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -64,6 +64,9 @@ class Comparison:
     only_a: list[str]
     only_b: list[str]
     notes: list[str]
+    # counters that time the emulator in A or B (a TCG guest's TSC,
+    # truthreport.emulator_counters()): no ratios to the baseline shown
+    emulator: set[str] = dataclasses.field(default_factory=set)
 
 
 def _key(e: Result) -> tuple[Any, ...]:
@@ -260,9 +263,15 @@ def compare(a: Results, b: Results) -> Comparison:
     def label(e: Result) -> str:
         return f"{e.label} {e.variant}"
 
+    emulator = truthreport.emulator_counters(a) | truthreport.emulator_counters(b)
+    notes = _notes(a, b) + ([history] if history else [])
+    if emulator:
+        notes.append("TSC (emulator time) is a TCG guest's TSC: it times QEMU's "
+                     "translated code, not a CPU, so no ratio to the baseline or verdict "
+                     "is given for it; B/A compares the emulator's speed between the runs")
     return Comparison(rows, [label(e) for k, e in ia.items() if k not in ib],
                       [label(e) for k, e in ib.items() if k not in ia],
-                      _notes(a, b) + ([history] if history else []))
+                      notes, emulator)
 
 
 def _side(results: Results) -> str:
@@ -313,13 +322,15 @@ def table_rows(cmp: Comparison) -> list[list[Cell]]:
         else:
             ratio = Cell("n/a")
         digest = Cell("differs", "bad") if r.digest_differs else Cell("same")
-        name = "TSC" if r.counter == "tsc" else r.counter
+        emulator = r.counter in cmp.emulator
+        name = ("TSC (emulator time)" if emulator else "TSC") if r.counter == "tsc" \
+            else r.counter
         rows.append([Cell(r.a.label), Cell(r.variant), Cell(name),
                      Cell(_per_op(r.a, r.counter), "num"),
                      Cell(_per_op(r.b, r.counter), "num"), ratio,
-                     Cell(_own_ratio(r.a, r.counter), "num"),
-                     Cell(_own_ratio(r.b, r.counter), "num"), _verdict_cell(r),
-                     digest])
+                     Cell("-" if emulator else _own_ratio(r.a, r.counter), "num"),
+                     Cell("-" if emulator else _own_ratio(r.b, r.counter), "num"),
+                     _verdict_cell(r), digest])
     return rows
 
 
