@@ -37,6 +37,12 @@ class Repeats(unittest.TestCase):
         self.assertEqual((row["repeated"], row["flipped_pairs"]), (False, [["Os", "O2"]]))
         self.assertIn("3 timing processes: 5 of 6 verdicts against O2 the same in every one",
                       repeats.line(block))
+        # each process's geometric mean of the time ratios, over the
+        # points both medians count in (the same fixture thrice: equal)
+        self.assertEqual(set(block["geomeans"]), {"Os", "hybrid"})
+        self.assertEqual(len(set(block["geomeans"]["Os"])), 1)
+        self.assertIn("geometric mean of the time ratios in each process: Os/O2 ",
+                      repeats.line(block))
         flips = repeats.flipped({"host_repeats": block})
         self.assertEqual(flips, {("calib.calls", 0, "tsc"): frozenset({frozenset({"Os", "O2"})})})
         self.assertEqual(repeats.flipped({}), {})

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import verdict
+from . import stats, verdict
 from .model import Result, Results
 
 COUNTER = 'tsc'
@@ -66,12 +66,38 @@ def summary(processes: list[Results]) -> dict[str, Any]:
                      'verdicts': verdicts, 'repeated': not flipped,
                      'flipped_pairs': flipped})
     return {'processes': len(processes), 'baseline': baseline,
+            'geomeans': _geomeans(by_process, baseline),
             'rule': 'each variant\'s verdict against the baseline (verdict.outcome) in '
                     'every process; a point where one differs calls no winner for it',
             'points': len(rows), 'not_repeated': sum(not r['repeated'] for r in rows),
             'verdicts': sum(len(r['verdicts']) for r in rows),
             'verdicts_not_repeated': sum(len(r['flipped_pairs']) for r in rows),
             'rows': rows}
+
+
+def _geomeans(by_process: list[dict[tuple[str, int], dict[str, Result]]],
+              baseline: str) -> dict[str, list[float | None]]:
+    """Each variant's geometric mean of its time ratios to the baseline, one
+    per process, over the points the verdict's own mean takes (both
+    medians at least stats.NEXT_TO_NOTHING): how far the run's summary
+    figure moves from process to process, which its interval, of one
+    process's runs, does not say."""
+    variants = sorted({v for points in by_process for vs in points.values() for v in vs
+                       if v != baseline})
+    out: dict[str, list[float | None]] = {}
+    for v in variants:
+        out[v] = []
+        for points in by_process:
+            ratios = []
+            for vs in points.values():
+                if v in vs and baseline in vs:
+                    a = vs[v].counters[COUNTER].per_op.median
+                    b = vs[baseline].counters[COUNTER].per_op.median
+                    if stats.worth_a_ratio(a, b):
+                        ratios.append(a / b)
+            g = stats.geomean(ratios)
+            out[v].append(None if g is None else round(g, 4))
+    return out
 
 
 def flipped(extra: dict[str, Any]) -> dict[tuple[str, int, str], verdict.Flipped]:
@@ -97,9 +123,21 @@ def flipped(extra: dict[str, Any]) -> dict[tuple[str, int, str], verdict.Flipped
     return out
 
 
+def geomeans_text(block: dict[str, Any]) -> str:
+    """"Os/O2 1.092, 1.071; hybrid/O2 ...": each process's geometric mean."""
+    base = block.get('baseline')
+    return '; '.join(f'{v}/{base} ' + ', '.join('n/a' if g is None else f'{g:.3f}'
+                                                  for g in gs)
+                     for v, gs in (block.get('geomeans') or {}).items())
+
+
 def line(block: dict[str, Any]) -> str:
-    """What the terminal says after the processes: how many verdicts repeat."""
+    """What the terminal says after the processes: how many verdicts repeat,
+    and each process's geometric means."""
     k, n, bad = block['processes'], block['verdicts'], block['verdicts_not_repeated']
+    means = geomeans_text(block)
     return (f'{k} timing processes: {n - bad} of {n} verdicts against '
             f'{block["baseline"]} the same in every one; {bad} not repeated '
-            '(no winner called on those)')
+            '(no winner called on those)'
+            + (f'; geometric mean of the time ratios in each process: {means}'
+               if means else ''))

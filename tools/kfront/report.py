@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import stats, stringhelpers, svg, uopshare, why
+from . import repeats, stats, stringhelpers, svg, uopshare, why
 from .model import Counter, Ratio, Result, Results, cost_counter
 from .report_doc import Alert, Cell, Chart, Section, Table
 from .report_render import RED, RESET, render_html, render_markdown, text_table
@@ -453,7 +453,9 @@ def _repeats_section(results: Results) -> Section | None:
         f"other; the figures above are the first process's. Of {n} verdicts against "
         f"{block.get('baseline')} (each process by the verdict's rule), {n - bad} are "
         f"the same in every process; the verdict calls no winner on the {bad} that are "
-        "not (docs/statistics.md, \"Between runs\")."])
+        "not (docs/statistics.md, \"Between runs\")."
+        + (f" Geometric mean of the time ratios in each process: "
+           f"{repeats.geomeans_text(block)}." if block.get("geomeans") else "")])
     swept = {e.bench for e in host.results if e.footprint is not None}
     rows = [[Cell(str(r["bench"])),
              Cell(str(r["footprint"]) if r["footprint"] or r["bench"] in swept else "-",
