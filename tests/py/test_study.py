@@ -332,6 +332,7 @@ class Repeat(unittest.TestCase):
                       'in one run and a tie in the other, and 1 a win in one and a loss in '
                       'the other: net.calls Os (win, then loss).', text)
         self.assertIn('| the same, timed again |', text)
+        self.assertRegex(text, r'over these 3 workloads: [0-9.]+ \(timed again: [0-9.]+\)\.')
         same = study.render(study.Inputs(sim=None, host=first, host_again=first))
         self.assertIn('6 are the same in both runs: 2 losses, 3 ties, 1 win (net.calls Os). '
                       '0 are a win or a loss in one run and a tie in the other, and 0 a win '
@@ -341,6 +342,7 @@ class Repeat(unittest.TestCase):
         text = study.render(study.Inputs(sim=SIM, host=HOST))
         self.assertNotIn('Do the verdicts repeat', text)
         self.assertNotIn('timed again', text)
+        self.assertRegex(text, r'over these 1 workloads: 0\.700\.')
 
     def test_measured_last_alone(self) -> None:
         args = mock.Mock(quick=False, variants_file=None, doc=None, reuse=None)

@@ -521,9 +521,12 @@ def render(inp: Inputs) -> str:
     g = stats.geomean(host_ratios)
     if inp.host is not None:
         out += [f'![Os/O2 time per operation on the real CPU]({inp.chart})', '']
+    g_again = stats.geomean([float(r.split()[0]) for r in again if r != 'n/a'])
     if g is not None:
         out += [f'Geometric mean of the real-CPU Os/O2 time ratios over these '
-                f'{len(host_ratios)} workloads: {g:.3f}.', '']
+                f'{len(host_ratios)} workloads: {g:.3f}'
+                + (f' (timed again: {g_again:.3f})' if inp.host_again and g_again else '')
+                + '.', '']
     out += repeat_lines(inp)
     out += [_helpers_note(inp), '']
     if inp.helpers:
