@@ -2,11 +2,16 @@
 """compare: two results side by side."""
 
 import argparse
+import contextlib
 import dataclasses
+import io
+import json
+import tempfile
 import unittest
+from pathlib import Path
 
 from tests.py import FIXTURES
-from kfront import cmd_compare, collect, compare, model, results, truth
+from kfront import cli, cmd_compare, collect, compare, model, results, truth
 
 
 def runs(name: str, context: str | None = None) -> list[model.Results]:
@@ -122,6 +127,41 @@ class TestCompare(unittest.TestCase):
         self.assertEqual([c.text for c in row[2:3] + row[6:9]],
                          ["TSC (emulator time)", "-", "-", "-"])
         self.assertTrue(any("TSC (emulator time) is a TCG guest's TSC" in n for n in cmp.notes))
+
+    def test_two_runs_compare_their_host_harnesses_too(self) -> None:
+        """Two kfront run documents: after the kernel's rows, their host
+        harnesses' (the real-CPU rows), with each run's own verdicts, a
+        point its timing processes did not repeat counted as such; --json
+        gives them under "host"."""
+        def run_doc(flip: bool) -> dict:
+            run = collect.collect_file(FIXTURES / "clean.log").runs[0]
+            doc = results.build_results(run, {"source": "qemu"})
+            host = results.build_results(run, {"source": "host.log", "context": "user"})
+            if flip:
+                host["extra"]["host_repeats"] = {"processes": 2, "baseline": "O2", "rows": [
+                    {"bench": "calib.calls", "footprint": 0, "counter": "tsc",
+                     "verdicts": {"Os": ["win", "tie"]}, "repeated": False,
+                     "flipped_pairs": [["Os", "O2"]]}]}
+            doc["host"] = host
+            return doc
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, flip in (("a.json", False), ("b.json", True)):
+                path = Path(tmp) / name
+                path.write_text(json.dumps(run_doc(flip)), encoding="utf-8")
+                paths.append(path)
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = cli.main(["compare", str(paths[0]), str(paths[1]), "--json"])
+        self.assertEqual(status, 0, err.getvalue())
+        text, doc = err.getvalue(), json.loads(out.getvalue())
+        self.assertIn("Real-CPU time: the host harness of each run (A/host, B/host)", text)
+        self.assertIn("calib.calls Os (win in A, not repeated in B)", text)
+        host = doc["host"]["verdicts"]["tsc"]
+        self.assertEqual(host["rows"], 6)
+        self.assertEqual([(r["bench"], r["a_verdict"], r["b_verdict"]) for r in host["differ"]],
+                         [("calib.calls", "win", "not repeated")])
+        self.assertEqual(doc["verdicts"], {})       # the kernel's TSC: no verdicts
 
     def test_rebuilt_variants_noted(self) -> None:
         """Same names, other flags (bench/variants.ini against

@@ -78,12 +78,18 @@ def _agreement(cmp: compare.Comparison) -> dict[str, Any]:
             for counter, c in compare.verdict_agreement(cmp).items()}
 
 
-def document(args: argparse.Namespace, cmp: compare.Comparison,
-             bad: list[compare.Row] | None) -> dict[str, Any]:
-    return {"a": str(args.a), "b": str(args.b),
-            "rows": [_row_dict(r) for r in cmp.rows],
+def _part(cmp: compare.Comparison) -> dict[str, Any]:
+    return {"rows": [_row_dict(r) for r in cmp.rows],
             "only_a": cmp.only_a, "only_b": cmp.only_b, "notes": cmp.notes,
-            "verdicts": _agreement(cmp),
+            "verdicts": _agreement(cmp)}
+
+
+def document(args: argparse.Namespace, cmp: compare.Comparison,
+             bad: list[compare.Row] | None,
+             host: compare.Comparison | None = None) -> dict[str, Any]:
+    return {"a": str(args.a), "b": str(args.b), **_part(cmp),
+            # two kfront run documents: their host harnesses, compared
+            "host": None if host is None else _part(host),
             "fail_above_pct": args.fail_above,
             "regressions": None if bad is None else [_row_dict(r) for r in bad]}
 
@@ -107,12 +113,23 @@ def run(args: argparse.Namespace) -> int:
         b = model.load(args.b)
         cmp = compare.compare(a, b)
         text = compare.format_comparison(a, b, cmp, term.use_color(sys.stdout))
+        # Two kfront run documents hold their host harness's results too:
+        # the real-CPU rows, which the kernel's (emulator time under TCG)
+        # are not.
+        host = compare.compare(a.host, b.host) \
+            if a.host is not None and b.host is not None else None
+        if host is not None:
+            text += ("\nReal-CPU time: the host harness of each run (A/host, B/host)\n\n"
+                     + compare.format_comparison(a.host, b.host, host,
+                                                 term.use_color(sys.stdout)))
     except results.ResultsError as exc:
         print(f"kfront compare: error: {exc}", file=sys.stderr)
         return 2
     print(text, end="")
     bad = regressions(cmp, args.fail_above) if args.fail_above is not None else None
-    output.emit_json(args, document(args, cmp, bad))
+    if bad is not None and host is not None:
+        bad += regressions(host, args.fail_above)
+    output.emit_json(args, document(args, cmp, bad, host))
     if args.csv:
         try:
             output.write_csv(args.csv, CSV_HEADERS, _csv_rows(cmp))
@@ -121,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"kfront compare: error: cannot write {exc.filename or args.csv}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
-    if not cmp.rows:
+    if not cmp.rows and not (host and host.rows):
         print("kfront compare: no benchmark appears in both files",
               file=sys.stderr)
         return 1

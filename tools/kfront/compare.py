@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import regions, stats, truthreport, verdict
+from . import regions, repeats, robustness, stats, truthreport, verdict
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -202,27 +202,45 @@ def _notes(a: Results, b: Results) -> list[str]:
 
 
 def _own_verdict(side: Results, by_key: dict[tuple[Any, ...], Result], e: Result,
-                 counter: str, judged: set[str]) -> str | None:
+                 counter: str, judged: set[str],
+                 unstable: dict[tuple[str, int, str], Any]) -> str | None:
     """The side's own verdict on e against its baseline variant at the
     same point (verdict.outcome(): the rule of that run's verdict and
     tallies, its Holm correction over that run's ratios); None for the
     baseline itself, where the point has no baseline result, or for a
     counter the run's verdict does not judge (`judged`,
     verdict.judged_counters(): never a TCG guest's TSC, which is emulator
-    time)."""
+    time); "not robust" or "not repeated" where the run's verdict counts
+    the variant apart (`unstable`, _unstable())."""
     baseline = side.baseline or "O2"
     base = by_key.get((e.bench, e.footprint, baseline, e.group, e.state))
     if e.variant == baseline or base is None or counter not in base.counters \
             or counter not in judged:
         return None
+    pairs = unstable.get((e.bench, e.footprint or 0, counter), ())
+    if pairs is None or any(e.variant in pr and baseline in pr for pr in pairs):
+        # the run's own verdict counts it apart: not robust across the
+        # simulator's policies, or not repeated by its timing processes
+        return verdict.unstable_word(counter)
     return verdict.outcome(e, base, counter)
+
+
+def _unstable(side: Results) -> dict[tuple[str, int, str], Any]:
+    """The points the side's own verdict counts apart, as truthreport
+    finds them: simulated rankings not robust across policies, real-CPU
+    verdicts its timing processes did not repeat."""
+    flips: dict[tuple[str, int, str], Any] = dict(
+        robustness.flipped({"extra": side.extra, "results": []}))
+    flips.update(repeats.flipped(side.extra))
+    return flips
 
 
 def verdict_agreement(cmp: Comparison) -> dict[str, dict[str, Any]]:
     """Per counter: how many rows' verdicts against the baseline agree
     between A and B (with the counts of each verdict), and the rows where
-    they differ: a win or loss in one run and a tie in the other
-    ("differ"), or a win in one and a loss in the other ("reversed")."""
+    they differ: a win or loss in one run and a tie or a point counted
+    apart (not robust, not repeated) in the other ("differ"), or a win in
+    one and a loss in the other ("reversed")."""
     out: dict[str, dict[str, Any]] = {}
     for r in cmp.rows:
         if r.a_verdict is None or r.b_verdict is None:
@@ -232,10 +250,10 @@ def verdict_agreement(cmp: Comparison) -> dict[str, dict[str, Any]]:
         c["rows"] += 1
         if r.a_verdict == r.b_verdict:
             c["agree"][r.a_verdict] = c["agree"].get(r.a_verdict, 0) + 1
-        elif verdict.TIE in (r.a_verdict, r.b_verdict):
-            c["differ"].append(r)
-        else:
+        elif {r.a_verdict, r.b_verdict} == {verdict.WIN, verdict.LOSS}:
             c["reversed"].append(r)
+        else:       # a win or loss against a tie, or a point counted apart
+            c["differ"].append(r)
     return out
 
 
@@ -245,6 +263,7 @@ def compare(a: Results, b: Results) -> Comparison:
     ib = {_key(e): e for e in b.results}
     rows = []
     judged_a, judged_b = verdict.judged_counters(a), verdict.judged_counters(b)
+    unstable_a, unstable_b = _unstable(a), _unstable(b)
     for key, ea in ia.items():
         eb = ib.get(key)
         if eb is None:
@@ -255,8 +274,10 @@ def compare(a: Results, b: Results) -> Comparison:
             iv, value, p = _ratio(ea, eb, counter)
             rows.append(Row(ea.bench, ea.variant, ea.group,
                             counter, ea, eb, iv, value, p,
-                            a_verdict=_own_verdict(a, ia, ea, counter, judged_a),
-                            b_verdict=_own_verdict(b, ib, eb, counter, judged_b)))
+                            a_verdict=_own_verdict(a, ia, ea, counter, judged_a,
+                                                   unstable_a),
+                            b_verdict=_own_verdict(b, ib, eb, counter, judged_b,
+                                                   unstable_b)))
     rows = _holm_rows(rows)
     history = _history_note(a, b, rows)
 
@@ -338,6 +359,11 @@ def _row_name(r: Row) -> str:
     return f"{r.a.label} {r.variant} ({r.a_verdict} in A, {r.b_verdict} in B)"
 
 
+def _outcome_order(k: str) -> tuple[int, str]:
+    """Wins, losses, ties, then what a verdict counts apart."""
+    return (verdict.OUTCOMES.index(k) if k in verdict.OUTCOMES else len(verdict.OUTCOMES), k)
+
+
 def agreement_lines(cmp: Comparison) -> list[str]:
     """The verdicts against the baseline that hold in both runs, and those
     that do not, per counter."""
@@ -345,11 +371,12 @@ def agreement_lines(cmp: Comparison) -> list[str]:
     for counter, c in verdict_agreement(cmp).items():
         name = "TSC" if counter == "tsc" else counter
         agree = sum(c["agree"].values())
-        kinds = ", ".join(verdict.counted(c["agree"][k], k)
-                          for k in (verdict.WIN, verdict.LOSS, verdict.TIE)
-                          if c["agree"].get(k))
+        kinds = ", ".join(f"{c['agree'][k]} {k}" if k not in verdict.OUTCOMES
+                          else verdict.counted(c["agree"][k], k)
+                          for k in sorted(c["agree"], key=_outcome_order))
         line = f"{name}: {agree} of {c['rows']} agree" + (f" ({kinds})" if kinds else "")
-        for key, what in (("differ", "a win or loss in one run, a tie in the other"),
+        for key, what in (("differ", "a win or loss in one run, a tie or a point "
+                                     "counted apart in the other"),
                           ("reversed", "a win in one run, a loss in the other")):
             if c[key]:
                 line += (f"; {len(c[key])} {key} ({what}): "

@@ -85,6 +85,12 @@ def _pairs_text(pairs: frozenset[frozenset[str]] | None, counter: str = "") -> s
     return f" (order changes between {'; '.join(names)})"
 
 
+def unstable_word(counter: str) -> str:
+    """What a tally calls a point it counts apart for this counter: "not
+    repeated" (real-CPU time) or "not robust" (a simulated count)."""
+    return _unstable(counter)[1]
+
+
 def _unstable(counter: str) -> tuple[str, str]:
     """How a point that calls no winner for want of stability is said, and
     how its tally counts it: real-CPU time by the timing processes that
@@ -396,6 +402,7 @@ def _above_a_zero_baseline(test: Sequence[float], base: Sequence[float]) -> bool
 
 
 WIN, LOSS, TIE = "win", "loss", "tie"
+OUTCOMES = (WIN, LOSS, TIE)
 
 
 def outcome(e: Result, base: Result, counter: str) -> str:
