@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import regions, repeats, robustness, stats, truthreport, verdict
+from . import regions, stats, truthreport, verdict
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -211,7 +211,7 @@ def _own_verdict(side: Results, by_key: dict[tuple[Any, ...], Result], e: Result
     counter the run's verdict does not judge (`judged`,
     verdict.judged_counters(): never a TCG guest's TSC, which is emulator
     time); "not robust" or "not repeated" where the run's verdict counts
-    the variant apart (`unstable`, _unstable())."""
+    the variant apart (`unstable`, truthreport.counted_apart())."""
     baseline = side.baseline or "O2"
     base = by_key.get((e.bench, e.footprint, baseline, e.group, e.state))
     if e.variant == baseline or base is None or counter not in base.counters \
@@ -223,16 +223,6 @@ def _own_verdict(side: Results, by_key: dict[tuple[Any, ...], Result], e: Result
         # simulator's policies, or not repeated by its timing processes
         return verdict.unstable_word(counter)
     return verdict.outcome(e, base, counter)
-
-
-def _unstable(side: Results) -> dict[tuple[str, int, str], Any]:
-    """The points the side's own verdict counts apart, as truthreport
-    finds them: simulated rankings not robust across policies, real-CPU
-    verdicts its timing processes did not repeat."""
-    flips: dict[tuple[str, int, str], Any] = dict(
-        robustness.flipped({"extra": side.extra, "results": []}))
-    flips.update(repeats.flipped(side.extra))
-    return flips
 
 
 def verdict_agreement(cmp: Comparison) -> dict[str, dict[str, Any]]:
@@ -263,7 +253,7 @@ def compare(a: Results, b: Results) -> Comparison:
     ib = {_key(e): e for e in b.results}
     rows = []
     judged_a, judged_b = verdict.judged_counters(a), verdict.judged_counters(b)
-    unstable_a, unstable_b = _unstable(a), _unstable(b)
+    unstable_a, unstable_b = truthreport.counted_apart(a), truthreport.counted_apart(b)
     for key, ea in ia.items():
         eb = ib.get(key)
         if eb is None:

@@ -10,6 +10,8 @@ terminal, report.md and report.html say the same thing.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import truth as truth_mod
 from . import repeats, robustness, verdict
 from .model import Result, Results
@@ -122,6 +124,17 @@ def verdict_lines(results: Results,
     return lines
 
 
+def counted_apart(results: Results) -> dict[tuple[str, int, str], Any]:
+    """The points a document's own verdict counts apart, with the pairs of
+    variants concerned: simulated rankings that flip between policy
+    settings (robustness.py), real-CPU verdicts its timing processes did
+    not repeat (repeats.py)."""
+    flips: dict[tuple[str, int, str], Any] = dict(
+        robustness.flipped({'extra': results.extra, 'results': []}))
+    flips.update(repeats.flipped(results.extra))
+    return flips
+
+
 def _verdict_lines(results: Results,
                    not_robust: verdict.NotRobust | None) -> list[str]:
     if not_robust is None:
@@ -129,10 +142,9 @@ def _verdict_lines(results: Results,
         # kfront run --sim with MODEL@POLICY settings), and real-CPU
         # verdicts that differ between timing processes (kfront host
         # --repeat, alone or in a run): no winner there
-        not_robust = robustness.flipped({'extra': results.extra, 'results': []})
-        not_robust.update(repeats.flipped(results.extra))
+        not_robust = counted_apart(results)
         if results.host is not None:
-            not_robust.update(repeats.flipped(results.host.extra))
+            not_robust.update(counted_apart(results.host))
     t = truth_of(results)
     if t is not None:
         sources = t.sources
