@@ -53,6 +53,19 @@ class TruthRun(unittest.TestCase):
         self.assertEqual(host_fps, [0, 64])
         self.assertEqual(self.doc['host']['context'], 'user')
 
+    def test_two_timing_processes_by_default(self) -> None:
+        """The host harness runs twice (--host-repeat 2): the second
+        process's log and results beside the first's, and the block that
+        says which verdicts repeat, with each process's geometric mean."""
+        block = self.doc['host']['extra']['host_repeats']
+        self.assertEqual((block['processes'], block['baseline']), (2, 'O2'))
+        self.assertEqual({(r['bench'], r['footprint']) for r in block['rows']},
+                         {('net.udp_rr', 0), ('net.udp_rr', 64)})
+        self.assertEqual(len(block['geomeans']['Os']), 2)
+        for name in ('host.log', 'host-2.log', 'results-2.json'):
+            self.assertTrue((self.out / 'host' / name).is_file(), name)
+        self.assertIn('## Real-CPU verdicts over timing processes', self.md)
+
     def test_primary_verdict_emulator(self) -> None:
         self.assertIn('## Simulated counts | real-CPU time, per workload', self.md)
         self.assertIn('Verdict (lower is better; baseline O2)', self.md)
