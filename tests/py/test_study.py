@@ -338,6 +338,17 @@ class Repeat(unittest.TestCase):
                       '0 are a win or a loss in one run and a tie in the other, and 0 a win '
                       'in one and a loss in the other.', same)
 
+    def test_points_marked_where_os_moved(self) -> None:
+        """The per-footprint table marks `!` where Os's verdict against O2
+        is not the same in the second run: those points, and no others."""
+        again = host_doc({('net.calls', 'Os'): {'value': 1.03},
+                          ('net.memcpy20', 'hybrid'): {'significant': False}})
+        cmp, problem = study._timed_again(study.Inputs(sim=None, host=host_doc(),
+                                                       host_again=again))
+        self.assertEqual((study._moved(cmp), problem), ({('net.calls', 0)}, ''))
+        self.assertEqual(study._timed_again(study.Inputs(sim=None, host=host_doc())),
+                         (None, ''))
+
     def test_without_a_second_run(self) -> None:
         text = study.render(study.Inputs(sim=SIM, host=HOST))
         self.assertNotIn('Do the verdicts repeat', text)

@@ -110,19 +110,33 @@ def time_ratio(data: dict[str, Any] | None, bench: str, fp: int | None) -> str:
     return f'{r["value"]:.2f}{ci}{star}'
 
 
-def repeat_lines(inp: Inputs) -> list[str]:
-    """Which real-CPU verdicts of the first timing run the second repeats
-    (kfront compare's agreement: each run's verdict against O2 by its own
-    rule), as a paragraph; nothing without a second run."""
+def _timed_again(inp: Inputs) -> tuple[compare.Comparison | None, str]:
+    """The first timing run against the second (kfront compare: each run's
+    verdict against O2 by its own rule), or None and why not."""
     if inp.host is None or inp.host_again is None:
-        return []
+        return None, ''
     try:
         first = model.from_dict(inp.host, inp.host_path)
         again = model.from_dict(inp.host_again, inp.host_again_path)
     except results.ResultsError as exc:
-        return [f'The second timing run cannot be read: {exc}.', '']
+        return None, f'The second timing run cannot be read: {exc}.'
     first.results = [e for e in first.results if e.bench.startswith(FAMILIES)]
-    cmp = compare.compare(first, again)
+    return compare.compare(first, again), ''
+
+
+def _moved(cmp: compare.Comparison | None) -> set[tuple[str, int]]:
+    """(bench, footprint) where Os's verdict against O2 is not the same in
+    the second timing run."""
+    return {(r.bench, r.a.footprint or 0) for r in (cmp.rows if cmp else [])
+            if r.counter == 'tsc' and r.variant == OTHER and r.a_verdict != r.b_verdict}
+
+
+def repeat_lines(inp: Inputs) -> list[str]:
+    """Which real-CPU verdicts of the first timing run the second repeats,
+    as a paragraph; nothing without a second run."""
+    cmp, problem = _timed_again(inp)
+    if cmp is None:
+        return [problem, ''] if problem else []
     agreement = compare.verdict_agreement(cmp).get('tsc')
     if not agreement:
         return []
@@ -547,14 +561,18 @@ def render(inp: Inputs) -> str:
                              'l1i_misses', 'Simulated L1i misses')
         hfps = _footprints(inp.host)
         if len(hfps) > 1:
+            moved = _moved(_timed_again(inp)[0])
             out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster). The '
                     'intervals are those of this one run: on a shared virtual machine '
                     'a run at another time can move a point by more than its interval '
                     '(docs/statistics.md, "Between runs"), so read one point as this '
-                    'run\'s, and the pattern over points and workloads as the result:',
+                    'run\'s, and the pattern over points and workloads as the result'
+                    + ('; `!`: Os\'s verdict against O2 there is not the same in the '
+                       'second timing run' if inp.host_again else '') + ':',
                     '']
             out += _table(['workload', *(f'@{fp}' for fp in hfps)],
-                          [[b, *(time_ratio(inp.host, b, fp) for fp in hfps)]
+                          [[b, *(time_ratio(inp.host, b, fp)
+                                 + (' !' if (b, fp or 0) in moved else '') for fp in hfps)]
                            for b in benches])
         out += _uop_section(inp.sim, benches, models, variants)
     whys = {b: _why(inp, b) for b in benches}
