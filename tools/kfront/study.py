@@ -131,10 +131,10 @@ def _moved(cmp: compare.Comparison | None) -> set[tuple[str, int]]:
             if r.counter == 'tsc' and r.variant == OTHER and r.a_verdict != r.b_verdict}
 
 
-def repeat_lines(inp: Inputs) -> list[str]:
-    """Which real-CPU verdicts of the first timing run the second repeats,
-    as a paragraph; nothing without a second run."""
-    cmp, problem = _timed_again(inp)
+def repeat_lines(inp: Inputs, cmp: compare.Comparison | None, problem: str) -> list[str]:
+    """Which real-CPU verdicts of the first timing run the second repeats
+    (cmp, problem: _timed_again()), as a paragraph; nothing without a
+    second run."""
     if cmp is None:
         return [problem, ''] if problem else []
     agreement = compare.verdict_agreement(cmp).get('tsc')
@@ -513,6 +513,9 @@ def render(inp: Inputs) -> str:
     # uops by source (a study from before has no such column)
     share_m = m0 if m0 and any(f'sim.{m0}.{uopshare.DSB}' in e.get('counters', {})
                                for e in _entries(inp.sim)) else None
+    # the second timing run against the first, once for the paragraph and
+    # the per-footprint table's marks (compare bootstraps every row)
+    again_cmp, again_problem = _timed_again(inp)
     rows, again = [], []
     for b in benches:
         fp_h = 0 if _entry(inp.host, b, 0, BASE) else None
@@ -541,7 +544,7 @@ def render(inp: Inputs) -> str:
                 f'{len(host_ratios)} workloads: {g:.3f}'
                 + (f' (timed again: {g_again:.3f})' if inp.host_again and g_again else '')
                 + '.', '']
-    out += repeat_lines(inp)
+    out += repeat_lines(inp, again_cmp, again_problem)
     out += [_helpers_note(inp), '']
     if inp.helpers:
         out += [f'The two helpers alone, from this study\'s host objects, on the same '
@@ -561,7 +564,7 @@ def render(inp: Inputs) -> str:
                              'l1i_misses', 'Simulated L1i misses')
         hfps = _footprints(inp.host)
         if len(hfps) > 1:
-            moved = _moved(_timed_again(inp)[0])
+            moved = _moved(again_cmp)
             out += ['Real-CPU time Os/O2 per footprint (below 1: Os faster). The '
                     'intervals are those of this one run: on a shared virtual machine '
                     'a run at another time can move a point by more than its interval '
