@@ -221,7 +221,7 @@ def _own_verdict(side: Results, by_key: dict[tuple[Any, ...], Result], e: Result
     if pairs is None or any(e.variant in pr and baseline in pr for pr in pairs):
         # the run's own verdict counts it apart: not robust across the
         # simulator's policies, or not repeated by its timing processes
-        return verdict.unstable_word(counter)
+        return verdict.unstable(counter)[1]
     return verdict.outcome(e, base, counter)
 
 

@@ -115,10 +115,13 @@ def flipped(extra: dict[str, Any]) -> dict[tuple[str, int, str], verdict.Flipped
                  if isinstance(pr, list) and len(pr) == 2]
         flips = verdict.Flipped(frozenset(map(str, pr)) for pr in pairs)
         verdicts = r.get('verdicts') if isinstance(r.get('verdicts'), dict) else {}
+        # the words the verdict line gives, always: "Os against O2: win,
+        # then tie" (without the verdicts, a row written by hand: the pair)
         flips.detail = '; '.join(
-            f'{pr[0]} against {pr[1]}: '
-            + ', then '.join(str(v) for v in verdicts.get(pr[0]) or [])
-            for pr in pairs if verdicts.get(pr[0]))
+            f'{pr[0]} against {pr[1]}'
+            + (': ' + ', then '.join(str(v) for v in verdicts[pr[0]])
+               if verdicts.get(pr[0]) else '')
+            for pr in pairs)
         out[(str(r['bench']), int(r['footprint']), str(r.get('counter', COUNTER)))] = flips
     return out
 

@@ -74,24 +74,16 @@ class Flipped(frozenset):
     detail = ""
 
 
-def _pairs_text(pairs: frozenset[frozenset[str]] | None, counter: str = "") -> str:
+def _pairs_text(pairs: frozenset[frozenset[str]] | None) -> str:
     if not pairs:
         return ""
     if getattr(pairs, "detail", ""):
         return f" ({pairs.detail})"
     names = sorted(" and ".join(sorted(pr)) for pr in pairs)
-    if counter in TIME_COUNTERS:
-        return f" (differs for {'; '.join(names)})"
     return f" (order changes between {'; '.join(names)})"
 
 
-def unstable_word(counter: str) -> str:
-    """What a tally calls a point it counts apart for this counter: "not
-    repeated" (real-CPU time) or "not robust" (a simulated count)."""
-    return _unstable(counter)[1]
-
-
-def _unstable(counter: str) -> tuple[str, str]:
+def unstable(counter: str) -> tuple[str, str]:
     """How a point that calls no winner for want of stability is said, and
     how its tally counts it: real-CPU time by the timing processes that
     disagree (repeats.py), a simulated count by the policies
@@ -369,8 +361,8 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
         key = (p[0], p[1] or 0, counter)
         if key in flips and _flipped(flips[key], _best(variants, counter, baseline)):
             out.winners[p] = ""
-            out.lines.append(f"{_label(p)}: {_unstable(counter)[0]}"
-                             f"{_pairs_text(flips[key], counter)}")
+            out.lines.append(f"{_label(p)}: {unstable(counter)[0]}"
+                             f"{_pairs_text(flips[key])}")
             continue
         out.winners[p], line = _point_line(_label(p), variants, counter,
                                            baseline, phrase)
@@ -386,7 +378,7 @@ def verdict(entries: Sequence[Result], counter: str, baseline: str, source: str,
                            {p: flips[k] for p in points
                             if (k := (p[0], p[1] or 0, counter)) in flips})
     for v, t in out.tallies.items():
-        out.lines.append(_tally_line(v, baseline, t, _unstable(counter)[1]))
+        out.lines.append(_tally_line(v, baseline, t, unstable(counter)[1]))
     return out
 
 
