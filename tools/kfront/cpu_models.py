@@ -54,11 +54,10 @@ def table(path: Path = TABLE) -> tuple[CpuModel, ...]:
     return tuple(parse(path.read_text(encoding='utf-8'), str(path)))
 
 
-def lookup(vendor: str, family: int, model: int,
-           models: tuple[CpuModel, ...] | None = None) -> CpuModel | None:
+def lookup(vendor: str, family: int, model: int) -> CpuModel | None:
     """The table's entry for a CPU, as the kernel's cpu_uarch_lookup() finds
     it (the first that matches), or None."""
-    for m in table() if models is None else models:
+    for m in table():
         if m.vendor == vendor and m.family == family and m.first <= model <= m.last:
             return m
     return None

@@ -31,24 +31,24 @@ FALLBACK_MODEL = 'skylake'
 # nearest). The JCC erratum's microcode rule applies to Skylake to Cascade
 # Lake only (Intel white paper 341810), so older and newer cores of that
 # line take skylake-nojcc. Redwood and Lion Cove fetch from a 64 KiB L1i.
+_SKYLAKE_LINE = ' (the same 32 KiB L1i and 1536-uop cache; no JCC erratum)'
+_SKYLAKE_LATER = ' (no JCC erratum; its uop cache is larger)'
+_COVE_64K = ' (its L1i is 64 KiB)'
+_LION_COVE = ' (its L1i is 64 KiB, its uop cache larger)'
 CORE_PRESETS: dict[str, tuple[str, bool, str]] = {
-    'sandybridge': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
-                    'no JCC erratum)'),
-    'ivybridge': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
-                  'no JCC erratum)'),
-    'haswell': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
-                'no JCC erratum)'),
-    'broadwell': ('skylake-nojcc', False, ' (the same 32 KiB L1i and 1536-uop cache; '
-                  'no JCC erratum)'),
+    'sandybridge': ('skylake-nojcc', False, _SKYLAKE_LINE),
+    'ivybridge': ('skylake-nojcc', False, _SKYLAKE_LINE),
+    'haswell': ('skylake-nojcc', False, _SKYLAKE_LINE),
+    'broadwell': ('skylake-nojcc', False, _SKYLAKE_LINE),
     'skylake': ('skylake', True, ''),
-    'icelake': ('skylake-nojcc', False, ' (no JCC erratum; its uop cache is larger)'),
-    'tigerlake': ('skylake-nojcc', False, ' (no JCC erratum; its uop cache is larger)'),
+    'icelake': ('skylake-nojcc', False, _SKYLAKE_LATER),
+    'tigerlake': ('skylake-nojcc', False, _SKYLAKE_LATER),
     'alderlake': ('goldencove', True, ''),
     'sapphirerapids': ('goldencove', True, ''),
-    'meteorlake': ('goldencove', False, ' (its L1i is 64 KiB)'),
-    'graniterapids': ('goldencove', False, ' (its L1i is 64 KiB)'),
-    'arrowlake': ('goldencove', False, ' (its L1i is 64 KiB, its uop cache larger)'),
-    'lunarlake': ('goldencove', False, ' (its L1i is 64 KiB, its uop cache larger)'),
+    'meteorlake': ('goldencove', False, _COVE_64K),
+    'graniterapids': ('goldencove', False, _COVE_64K),
+    'arrowlake': ('goldencove', False, _LION_COVE),
+    'lunarlake': ('goldencove', False, _LION_COVE),
     'zen': ('zen4', False, ''),
     'zen2': ('zen4', False, ''),
     'zen3': ('zen4', False, ' (same 32 KiB 8-way L1i, smaller op cache)'),
