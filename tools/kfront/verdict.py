@@ -505,6 +505,10 @@ def sim_verdict_counters(names: Iterable[str]) -> list[str]:
             if (c := f"sim.{m}.{k}") in names]
 
 
+# The ring-0 PMU counters a verdict judges, in this order.
+PMU_VERDICT_COUNTERS = ("cycles", "l1i_misses")
+
+
 def judged_counters(results: Results) -> set[str]:
     """The counters of a document's own results that a verdict judges:
     real-CPU time of a host-harness run, ring-0 PMU cycles and L1i misses
@@ -516,7 +520,7 @@ def judged_counters(results: Results) -> set[str]:
     if results.context == "user":
         out |= {"tsc"} & names
     elif truth.pmu_state(results.machine)[0]:
-        out |= {"cycles", "l1i_misses"} & names
+        out |= set(PMU_VERDICT_COUNTERS) & names
     return out
 
 
@@ -529,7 +533,7 @@ def verdicts(results: Results, truth_sources: Sequence[str],
     out: list[Verdict] = []
     names = results.counter_names()
     if "pmu" in truth_sources:
-        for c in ("cycles", "l1i_misses"):
+        for c in PMU_VERDICT_COUNTERS:
             if c in names:
                 out.append(verdict(results.results, c, base, "Ring-0 PMU counters",
                                    not_robust))
