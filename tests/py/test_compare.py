@@ -86,6 +86,13 @@ class TestCompare(unittest.TestCase):
         self.assertEqual((agreement["rows"], agreement["differ"], agreement["reversed"]),
                          (6, [], []))
         self.assertEqual(agreement["agree"], {"win": 1, "loss": 2, "tie": 3})
+        # real-CPU time in both: how far the ratios to the baseline moved
+        # (not at all, the same run twice) against A's intervals
+        self.assertIsNone(kernel.moves)
+        self.assertEqual((cmp.moves["median"], cmp.moves["max"]), (0.0, 0.0))
+        self.assertIn("Real-CPU time: a point's time ratio moved by a median of 0.0 % between "
+                      "the runs (at most 0.0 %: ",
+                      compare.format_comparison(a, a, cmp, color=False))
 
         b = runs("clean", "user")[0]
         for e in b.results:
@@ -162,6 +169,9 @@ class TestCompare(unittest.TestCase):
         self.assertEqual([(r["bench"], r["a_verdict"], r["b_verdict"]) for r in host["differ"]],
                          [("calib.calls", "win", "not repeated")])
         self.assertEqual(doc["verdicts"], {})       # the kernel's TSC: no verdicts
+        self.assertIsNone(doc["moves"])
+        self.assertEqual(doc["host"]["moves"]["median"], 0.0)
+        self.assertIn("where A's 95 % intervals (median ±", text)
 
     def test_rebuilt_variants_noted(self) -> None:
         """Same names, other flags (bench/variants.ini against

@@ -155,7 +155,17 @@ class HostHarness(unittest.TestCase):
                 self.assertTrue(set(vs) <= {'win', 'loss', 'tie'}, vs)
             self.assertEqual(r['repeated'], all(len(set(vs)) == 1
                                                 for vs in r['verdicts'].values()))
+        # each process's time ratio to O2, the first's from this document
+        median = {(e['bench'], e['variant']): e['counters']['tsc']['per_op']['median']
+                  for e in data['results']}
+        for r in block['rows']:
+            for v, rs in r['ratios'].items():
+                self.assertEqual(len(rs), 2)
+                self.assertAlmostEqual(rs[0], median[(r['bench'], v)]
+                                       / median[(r['bench'], 'O2')], places=4)
+        self.assertGreater(block['moves']['pairs'], 0)
         self.assertIn('2 timing processes:', out)
+        self.assertIn("a point's time ratio moved by a median of", out)
         self.assertIn('Real-CPU verdicts over timing processes',
                       (self.out / 'report.md').read_text(encoding='utf-8'))
 

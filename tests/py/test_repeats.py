@@ -5,21 +5,26 @@ they differ, and a verdict that calls no winner there and counts them
 apart as "not repeated"."""
 
 import dataclasses
+import math
 import unittest
 
 from tests.py import FIXTURES
-from kfront import collect, model, repeats, results, truthreport, verdict
+from kfront import collect, model, repeats, results, stats, truthreport, verdict
 
 
-def process(changes: dict[tuple[str, str], dict] | None = None) -> model.Results:
+def process(changes: dict[tuple[str, str], dict] | None = None,
+            scale: dict[tuple[str, str], float] | None = None) -> model.Results:
     """The clean fixture's run as a host-harness process, with some ratios
-    to O2 replaced."""
+    to O2 replaced and some medians per operation scaled."""
     run = collect.collect_file(FIXTURES / "clean.log").runs[0]
     r = model.from_dict(results.build_results(run, {"context": "user"}), "clean")
     for e in r.results:
         c = e.counters["tsc"]
         if (e.bench, e.variant) in (changes or {}):
             c.ratio = dataclasses.replace(c.ratio, **changes[(e.bench, e.variant)])
+        if (e.bench, e.variant) in (scale or {}):
+            c.per_op = dataclasses.replace(
+                c.per_op, median=c.per_op.median * scale[(e.bench, e.variant)])
     return r
 
 
@@ -46,6 +51,49 @@ class Repeats(unittest.TestCase):
         flips = repeats.flipped({"host_repeats": block})
         self.assertEqual(flips, {("calib.calls", 0, "tsc"): frozenset({frozenset({"Os", "O2"})})})
         self.assertEqual(repeats.flipped({}), {})
+
+    def test_moves_between_processes(self) -> None:
+        """Each point's time ratio in every process, and how far the ratios
+        moved against the first process's own interval."""
+        first = process()
+        block = repeats.summary([first, process(scale={("calib.calls", "Os"): 1.15})])
+        row = next(r for r in block["rows"] if r["bench"] == "calib.calls")
+        a, b = row["ratios"]["Os"]
+        self.assertAlmostEqual(b / a, 1.15, places=3)
+        moves = block["moves"]
+        self.assertEqual(moves["max_at"]["bench"], "calib.calls")
+        self.assertEqual(moves["max_at"]["variant"], "Os")
+        self.assertAlmostEqual(moves["max"], 0.15, places=3)
+        # every other (point, variant) did not move: the median is 0
+        self.assertEqual(moves["median"], 0.0)
+        self.assertEqual(moves["pairs"], sum(
+            1 for r in block["rows"] for rs in r["ratios"].values() if None not in rs))
+        ratio = next(e.counters["tsc"].ratio for e in first.results
+                     if (e.bench, e.variant) == ("calib.calls", "Os"))
+        hw = [(e.counters["tsc"].ratio.hi - e.counters["tsc"].ratio.lo) / 2
+              / e.counters["tsc"].ratio.value
+              for e in first.results if e.variant != "O2" and e.counters["tsc"].ratio]
+        self.assertIsNotNone(ratio.lo)
+        self.assertIsNotNone(moves["half_width_median"])
+        self.assertGreaterEqual(moves["half_width_median"], min(hw) - 1e-4)
+        self.assertLessEqual(moves["half_width_median"], max(hw) + 1e-4)
+        text = repeats.moves_text(block)
+        self.assertIn("a point's time ratio moved by a median of 0.0 % between processes (at most 15.0 %: "
+                      "calib.calls, Os/O2 ", text)
+        self.assertIn("95 % intervals would make that ", repeats.line(block))
+        self.assertIn("95 % intervals (median ±", text)
+        # two processes: the median range of two normal draws is 0.6745 x
+        # sqrt 2 of their spread, the spread being the interval's log
+        # width over 2 x 1.96; only calib.calls/Os moved at all
+        sigma = math.log(ratio.hi / ratio.lo) / (2 * 1.96)
+        self.assertAlmostEqual(stats.normal_range_median(2), 0.6745 * math.sqrt(2), places=3)
+        self.assertGreater(moves["expected_median"], 0)
+        self.assertEqual((moves["with_interval"], moves["beyond_expected"]),
+                         (len(hw), int(0.15 > math.exp(0.9539 * sigma) - 1)))
+        self.assertIn(f"; {moves['beyond_expected']} of {len(hw)} moved more than their "
+                      "own interval gives half the time", text)
+        # an older block, without the figures, says nothing of them
+        self.assertEqual(repeats.moves_text({"baseline": "O2"}), "")
 
     def test_verdict_calls_no_winner_where_a_process_differs(self) -> None:
         first = process()

@@ -81,7 +81,9 @@ def _agreement(cmp: compare.Comparison) -> dict[str, Any]:
 def _part(cmp: compare.Comparison) -> dict[str, Any]:
     return {"rows": [_row_dict(r) for r in cmp.rows],
             "only_a": cmp.only_a, "only_b": cmp.only_b, "notes": cmp.notes,
-            "verdicts": _agreement(cmp)}
+            "verdicts": _agreement(cmp),
+            # real-CPU time in both: repeats.py's `moves`, A as the first
+            "moves": cmp.moves}
 
 
 def document(args: argparse.Namespace, cmp: compare.Comparison,

@@ -14,7 +14,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import regions, stats, truthreport, verdict
+from . import regions, repeats, stats, truthreport, verdict
 from .model import Result, Results
 from .report import interval_text, per_op_text
 from .report_doc import Cell
@@ -67,6 +67,10 @@ class Comparison:
     # counters that time the emulator in A or B (a TCG guest's TSC,
     # truthreport.emulator_counters()): no ratios to the baseline shown
     emulator: set[str] = dataclasses.field(default_factory=set)
+    # real-CPU time in both: how far the time ratios to the baseline moved
+    # from A to B against how far A's intervals say they would
+    # (repeats.summary's `moves`, A as the first process)
+    moves: dict[str, Any] | None = None
 
 
 def _key(e: Result) -> tuple[Any, ...]:
@@ -280,9 +284,11 @@ def compare(a: Results, b: Results) -> Comparison:
         notes.append("TSC (emulator time) is a TCG guest's TSC: it times QEMU's "
                      "translated code, not a CPU, so no ratio to the baseline or verdict "
                      "is given for it; B/A compares the emulator's speed between the runs")
+    moves = repeats.summary([a, b])["moves"] \
+        if "tsc" in judged_a & judged_b else None
     return Comparison(rows, [label(e) for k, e in ia.items() if k not in ib],
                       [label(e) for k, e in ib.items() if k not in ia],
-                      notes, emulator)
+                      notes, emulator, moves)
 
 
 def _side(results: Results) -> str:
@@ -390,6 +396,10 @@ def format_comparison(a: Results, b: Results, cmp: Comparison, color: bool) -> s
                 "loss needs the ratio's interval to exclude 1 after Holm's correction "
                 "over that run's ratios; ! = the two runs differ):"]
         out += [f"  {line}" for line in agreement]
+    if cmp.moves:
+        moved = repeats.moves_text({"moves": cmp.moves, "baseline": a.baseline or "O2"},
+                                   between="the runs", first="A's")
+        out += ["", f"Real-CPU time: {moved}."]
     differs = [r for r in cmp.rows if r.digest_differs]
     if differs:
         seen = sorted({f"{r.a.label} {r.variant}" for r in differs})

@@ -19,9 +19,16 @@ calls none on a simulated ranking that flips between replacement policies
 (robustness.py). The rows are stored in results.json under
 `extra.host_repeats` (docs/results-schema.md); flipped() is the one call
 the verdict code uses.
+
+Each row also keeps every process's time ratio, and the block says how
+far the ratios moved between processes against how far the first
+process's intervals say they would (`moves`): whether one process's
+intervals can stand for the run's uncertainty, measured in every run
+rather than assumed. kfront compare gives the same figure for two runs.
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import stats, verdict
@@ -42,9 +49,33 @@ def _points(results: Results) -> dict[tuple[str, int], dict[str, Result]]:
     return out
 
 
+def _ratio(here: dict[str, Result], v: str, baseline: str) -> float | None:
+    """v's time ratio to the baseline at one point of one process, where
+    both medians are at least stats.NEXT_TO_NOTHING an operation (the
+    points the verdict's own geometric mean takes); None elsewhere."""
+    if v not in here or baseline not in here:
+        return None
+    a = here[v].counters[COUNTER].per_op.median
+    b = here[baseline].counters[COUNTER].per_op.median
+    return a / b if stats.worth_a_ratio(a, b) else None
+
+
+def _interval(e: Result) -> tuple[float, float] | None:
+    """The first process's 95% interval of a time ratio as (half its width
+    over the ratio, the standard deviation of the ratio's logarithm it
+    implies, a normal's 1.96 on each side): how far that process's own
+    figure could move. None without a bounded interval."""
+    r = e.counters[COUNTER].ratio
+    if (r is None or r.lo is None or r.hi is None or r.unbounded or r.value <= 0
+            or r.lo <= 0):
+        return None
+    return (r.hi - r.lo) / 2 / r.value, math.log(r.hi / r.lo) / (2 * 1.96)
+
+
 def summary(processes: list[Results]) -> dict[str, Any]:
-    """Every point's verdicts per variant in each process, in order, and
-    whether they are the same in all: the `extra.host_repeats` block."""
+    """Every point's verdicts and time ratios per variant in each process,
+    in order, and whether the verdicts are the same in all: the
+    `extra.host_repeats` block."""
     first = processes[0]
     baseline = first.baseline or 'O2'
     by_process = [_points(r) for r in processes]
@@ -53,26 +84,81 @@ def summary(processes: list[Results]) -> dict[str, Any]:
         if baseline not in variants:
             continue
         verdicts: dict[str, list[str | None]] = {}
+        ratios: dict[str, list[float | None]] = {}
         for v in variants:
             if v == baseline:
                 continue
-            verdicts[v] = []
+            verdicts[v], ratios[v] = [], []
             for points in by_process:
                 here = points.get(point, {})
                 verdicts[v].append(verdict.outcome(here[v], here[baseline], COUNTER)
                                    if v in here and baseline in here else None)
+                r = _ratio(here, v, baseline)
+                ratios[v].append(None if r is None else round(r, 4))
         flipped = [[v, baseline] for v, vs in verdicts.items() if len(set(vs)) > 1]
         rows.append({'bench': point[0], 'footprint': point[1], 'counter': COUNTER,
-                     'verdicts': verdicts, 'repeated': not flipped,
+                     'verdicts': verdicts, 'ratios': ratios, 'repeated': not flipped,
                      'flipped_pairs': flipped})
     return {'processes': len(processes), 'baseline': baseline,
             'geomeans': _geomeans(by_process, baseline),
+            'moves': _moves(rows, by_process[0], len(processes), baseline),
             'rule': 'each variant\'s verdict against the baseline (verdict.outcome) in '
                     'every process; a point where one differs calls no winner for it',
             'points': len(rows), 'not_repeated': sum(not r['repeated'] for r in rows),
             'verdicts': sum(len(r['verdicts']) for r in rows),
             'verdicts_not_repeated': sum(len(r['flipped_pairs']) for r in rows),
             'rows': rows}
+
+
+def _moves(rows: list[dict[str, Any]], first: dict[tuple[str, int], dict[str, Result]],
+           processes: int, baseline: str) -> dict[str, Any] | None:
+    """How far a point's time ratio moved between processes (the largest
+    of its ratios over the smallest, less one), against how far the first
+    process's own 95% interval says it would move: medians over every
+    (point, variant) with a ratio in each process, and the largest move
+    with where it was. None with no such pair.
+
+    If a process's interval were the whole uncertainty, the processes'
+    log ratios would be `processes` normal draws with the spread that
+    interval implies, and their range would exceed
+    stats.normal_range_median(processes) x that spread half the time:
+    `expected_median` is the median over the pairs of that move, and
+    `beyond_expected` counts the pairs that moved more than their own
+    (about half of `pairs`, were the intervals right). This is the figure
+    that says whether one process's intervals can be taken as the run's
+    uncertainty (docs/statistics.md, "Between runs")."""
+    moved: list[tuple[float, dict[str, Any]]] = []
+    widths: list[float] = []
+    expected: list[float] = []
+    beyond = 0
+    factor = stats.normal_range_median(processes) if processes >= 2 else 0.0
+    for r in rows:
+        for v, rs in r['ratios'].items():
+            if not rs or any(x is None for x in rs):
+                continue
+            move = max(rs) / min(rs) - 1
+            moved.append((move, {'bench': r['bench'], 'footprint': r['footprint'],
+                                 'variant': v, 'ratios': rs}))
+            iv = _interval(first[(r['bench'], r['footprint'])][v])
+            if iv is not None:
+                widths.append(iv[0])
+                expected.append(math.exp(factor * iv[1]) - 1)
+                beyond += move > expected[-1]
+    if not moved:
+        return None
+    top = max(moved, key=lambda m: m[0])
+    return {'pairs': len(moved),
+            'median': round(stats.median([m for m, _ in moved]), 4),
+            'max': round(top[0], 4), 'max_at': top[1],
+            'half_width_median': round(stats.median(widths), 4) if widths else None,
+            'expected_median': round(stats.median(expected), 4) if expected else None,
+            'with_interval': len(expected), 'beyond_expected': beyond,
+            'rule': f'per (point, variant): largest time ratio to {baseline} over the '
+                    'processes / smallest - 1; half_width_median: the first process\'s '
+                    '95% interval, half its width over the ratio, median; '
+                    'expected_median: the median move those intervals give '
+                    '(stats.normal_range_median), median; beyond_expected: pairs that '
+                    'moved more than their own'}
 
 
 def _geomeans(by_process: list[dict[tuple[str, int], dict[str, Result]]],
@@ -88,13 +174,8 @@ def _geomeans(by_process: list[dict[tuple[str, int], dict[str, Result]]],
     for v in variants:
         out[v] = []
         for points in by_process:
-            ratios = []
-            for vs in points.values():
-                if v in vs and baseline in vs:
-                    a = vs[v].counters[COUNTER].per_op.median
-                    b = vs[baseline].counters[COUNTER].per_op.median
-                    if stats.worth_a_ratio(a, b):
-                        ratios.append(a / b)
+            ratios = [r for r in (_ratio(vs, v, baseline) for vs in points.values())
+                      if r is not None]
             g = stats.geomean(ratios)
             out[v].append(None if g is None else round(g, 4))
     return out
@@ -134,13 +215,51 @@ def geomeans_text(block: dict[str, Any]) -> str:
                      for v, gs in (block.get('geomeans') or {}).items())
 
 
+def moves_text(block: dict[str, Any], detail: bool = True, between: str = 'processes',
+               first: str = "the first process's") -> str:
+    """"a point's time ratio moved by a median of 4.4 % between processes
+    (at most ...), where the first process's 95 % intervals (median
+    ±5.4 %) would make that 2.7 %; 24 of 34 moved more than their own
+    interval gives half the time ...", or '' without the figures (a block
+    from before them).
+    Without detail, the terminal's short form; `between` and `first` name
+    the processes otherwise (kfront compare: "the runs", "A's")."""
+    m = block.get('moves')
+    if not isinstance(m, dict) or m.get('median') is None:
+        return ''
+    at = m.get('max_at') or {}
+    # "@0" where the workload was swept, as the verdict lines write it
+    swept = at.get('footprint') or any(
+        isinstance(r, dict) and r.get('bench') == at.get('bench') and r.get('footprint')
+        for r in block.get('rows') or [])
+    where = (f"{at.get('bench')}" + (f" @{at.get('footprint')}" if swept else '')
+             + f", {at.get('variant')}/{block.get('baseline')} "
+             + ', then '.join(f'{x:.3f}' for x in at.get('ratios') or []))
+    text = (f"a point's time ratio moved by a median of {100 * m['median']:.1f} % "
+            f"between {between}"
+            + (f" (at most {100 * m['max']:.1f} %: {where})" if detail else ''))
+    hw, exp = m.get('half_width_median'), m.get('expected_median')
+    if hw is None or exp is None:
+        return text
+    text += (f", where {first} 95 % intervals"
+             + (f" (median ±{100 * hw:.1f} %)" if detail else '')
+             + f" would make that {100 * exp:.1f} %")
+    if detail and m.get('with_interval'):
+        text += (f"; {m.get('beyond_expected')} of {m['with_interval']} moved more than "
+                 "their own interval gives half the time (about half would, were the "
+                 "intervals the whole uncertainty)")
+    return text
+
+
 def line(block: dict[str, Any]) -> str:
     """What the terminal says after the processes: how many verdicts repeat,
-    and each process's geometric means."""
+    how far the ratios moved, and each process's geometric means."""
     k, n, bad = block['processes'], block['verdicts'], block['verdicts_not_repeated']
     means = geomeans_text(block)
+    moves = moves_text(block, detail=False)
     return (f'{k} timing processes: {n - bad} of {n} verdicts against '
             f'{block["baseline"]} the same in every one; {bad} not repeated '
             '(no winner called on those)'
+            + (f'; {moves}' if moves else '')
             + (f'; geometric mean of the time ratios in each process: {means}'
                if means else ''))

@@ -455,17 +455,25 @@ def _repeats_section(results: Results) -> Section | None:
         f"the same in every process; the verdict calls no winner on the {bad} that are "
         "not (docs/statistics.md, \"Between runs\")."
         + (f" Geometric mean of the time ratios in each process: "
-           f"{repeats.geomeans_text(block)}." if block.get("geomeans") else "")])
+           f"{repeats.geomeans_text(block)}." if block.get("geomeans") else "")
+        + (f" How far one process's figures are from the run's: "
+           f"{repeats.moves_text(block)}." if repeats.moves_text(block) else "")])
     swept = {e.bench for e in host.results if e.footprint is not None}
+
+    def ratios(r: dict[str, Any], v: str) -> str:
+        rs = (r.get("ratios") or {}).get(v) or []
+        return ", ".join("n/a" if x is None else f"{x:.3f}" for x in rs)
     rows = [[Cell(str(r["bench"])),
              Cell(str(r["footprint"]) if r["footprint"] or r["bench"] in swept else "-",
                   "num"),
-             Cell(str(v)), Cell(", ".join(str(x) for x in vs))]
+             Cell(str(v)), Cell(", ".join(str(x) for x in vs)), Cell(ratios(r, v))]
             for r in block["rows"] if isinstance(r, dict)
             for v, vs in (r.get("verdicts") or {}).items() if len(set(vs)) > 1]
     if rows:
         sec.blocks.append(Table(["benchmark", "footprint", "variant",
-                                 "verdict in each process, in order"], rows))
+                                 "verdict in each process, in order",
+                                 f"time ratio to {block.get('baseline')} in each process"],
+                                rows))
     return sec
 
 

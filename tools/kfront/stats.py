@@ -116,6 +116,40 @@ def median_se(xs: Sequence[float]) -> float:
     return MEDIAN_SE_FACTOR * MAD_TO_SIGMA * mad(xs) / math.sqrt(len(xs))
 
 
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def normal_range_median(k: int) -> float:
+    """The median of the range (largest less smallest) of k independent
+    standard normal draws: 0.954 for two (0.6745 x sqrt 2), 1.59 for
+    three. Used to say how far k processes' figures would spread if each
+    process's interval were the whole uncertainty (repeats.py).
+
+    P(range <= r) = k * integral of phi(x) * (Phi(x + r) - Phi(x))^(k-1)
+    over x (the smallest draw at x, the other k-1 within r of it), by
+    Simpson's rule over [-9, 9], then bisection on r."""
+    if k < 2:
+        raise ValueError(f"a range needs at least two draws, not {k}")
+
+    def cdf(r: float) -> float:
+        n, lo, hi = 1800, -9.0, 9.0
+        h = (hi - lo) / n
+        total = 0.0
+        for i in range(n + 1):
+            x = lo + i * h
+            f = (math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+                 * (_normal_cdf(x + r) - _normal_cdf(x)) ** (k - 1))
+            total += f * (1 if i in (0, n) else 4 if i % 2 else 2)
+        return k * total * h / 3
+
+    lo, hi = 0.0, 12.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < 0.5 else (lo, mid)
+    return (lo + hi) / 2
+
+
 def seed_for(*parts: object) -> int:
     """A stable seed from a key (str hashes are salted per process)."""
     key = "\x1f".join(str(p) for p in parts).encode("utf-8")
