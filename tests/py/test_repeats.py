@@ -92,6 +92,19 @@ class Repeats(unittest.TestCase):
                          (len(hw), int(0.15 > math.exp(0.9539 * sigma) - 1)))
         self.assertIn(f"; {moves['beyond_expected']} of {len(hw)} moved more than their "
                       "own interval gives half the time", text)
+        self.assertIsNone(moves["by_footprint"])       # one footprint (none)
+        # a sweep: the moves by footprint, where calib.calls moved
+        swept = [process(), process(scale={("calib.calls", "Os"): 1.15})]
+        for p in swept:
+            for e in p.results:
+                if e.bench == "calib.calls":
+                    e.footprint = 32
+        by_fp = repeats.summary(swept)["moves"]["by_footprint"]
+        self.assertEqual([(f["footprint"], f["median"]) for f in by_fp],
+                         [(0, 0.0), (32, 0.0)])
+        self.assertEqual(by_fp[1]["pairs"], 2)     # Os and hybrid at 32: 0 and 15 %
+        self.assertIn("by footprint, moved against expected: 0: 0.0 % against ",
+                      repeats.moves_text(repeats.summary(swept)))
         # an older block, without the figures, says nothing of them
         self.assertEqual(repeats.moves_text({"baseline": "O2"}), "")
 

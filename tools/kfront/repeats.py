@@ -131,6 +131,9 @@ def _moves(rows: list[dict[str, Any]], first: dict[tuple[str, int], dict[str, Re
     widths: list[float] = []
     expected: list[float] = []
     beyond = 0
+    # the same by footprint: where the moves are (docs/statistics.md:
+    # runs hours apart move most at the footprints that spill the L1i)
+    by_fp: dict[int, tuple[list[float], list[float]]] = {}
     factor = stats.normal_range_median(processes) if processes >= 2 else 0.0
     for r in rows:
         for v, rs in r['ratios'].items():
@@ -139,10 +142,13 @@ def _moves(rows: list[dict[str, Any]], first: dict[tuple[str, int], dict[str, Re
             move = max(rs) / min(rs) - 1
             moved.append((move, {'bench': r['bench'], 'footprint': r['footprint'],
                                  'variant': v, 'ratios': rs}))
+            fp = by_fp.setdefault(r['footprint'], ([], []))
+            fp[0].append(move)
             iv = _interval(first[(r['bench'], r['footprint'])][v])
             if iv is not None:
                 widths.append(iv[0])
                 expected.append(math.exp(factor * iv[1]) - 1)
+                fp[1].append(expected[-1])
                 beyond += move > expected[-1]
     if not moved:
         return None
@@ -153,6 +159,10 @@ def _moves(rows: list[dict[str, Any]], first: dict[tuple[str, int], dict[str, Re
             'half_width_median': round(stats.median(widths), 4) if widths else None,
             'expected_median': round(stats.median(expected), 4) if expected else None,
             'with_interval': len(expected), 'beyond_expected': beyond,
+            'by_footprint': [
+                {'footprint': k, 'pairs': len(ms), 'median': round(stats.median(ms), 4),
+                 'expected_median': round(stats.median(es), 4) if es else None}
+                for k, (ms, es) in sorted(by_fp.items())] if len(by_fp) > 1 else None,
             'rule': f'per (point, variant): largest time ratio to {baseline} over the '
                     'processes / smallest - 1; half_width_median: the first process\'s '
                     '95% interval, half its width over the ratio, median; '
@@ -248,6 +258,12 @@ def moves_text(block: dict[str, Any], detail: bool = True, between: str = 'proce
         text += (f"; {m.get('beyond_expected')} of {m['with_interval']} moved more than "
                  "their own interval gives half the time (about half would, were the "
                  "intervals the whole uncertainty)")
+    if detail and m.get('by_footprint'):
+        text += ("; by footprint, moved against expected: " + ', '.join(
+            f"{f['footprint']}: {100 * f['median']:.1f} %"
+            + (f" against {100 * f['expected_median']:.1f} %"
+               if f.get('expected_median') is not None else '')
+            for f in m['by_footprint']))
     return text
 
 
