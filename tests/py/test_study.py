@@ -336,7 +336,9 @@ class Repeat(unittest.TestCase):
         same = study.render(study.Inputs(sim=None, host=first, host_again=first))
         self.assertIn('6 are the same in both runs: 2 losses, 3 ties, 1 win (net.calls Os). '
                       '0 are a win or a loss in one run and a tie in the other, and 0 a win '
-                      'in one and a loss in the other.', same)
+                      'in one and a loss in the other. A point\'s time ratio moved by a '
+                      'median of 0.0 % between the runs (at most 0.0 %: ', same)
+        self.assertIn("where the first run's 95 % intervals (median ±", same)
 
     def test_points_marked_where_os_moved(self) -> None:
         """The per-footprint table marks `!` where Os's verdict against O2

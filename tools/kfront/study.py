@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import (compare, explain, model, results, sim, stats, stringhelpers, svg,
+from . import (compare, explain, model, repeats, results, sim, stats, stringhelpers, svg,
                uopshare, verdict)
 
 BASE, OTHER = 'O2', 'Os'
@@ -150,6 +150,9 @@ def repeat_lines(inp: Inputs, cmp: compare.Comparison | None, problem: str) -> l
         return f'{n} {"is" if n == 1 else "are"}'
     reversed_ = ', '.join(f'{r.a.label} {r.variant} ({r.a_verdict}, then {r.b_verdict})'
                           for r in agreement['reversed'])
+    # how far the ratios themselves moved, against the first run's intervals
+    moved = repeats.moves_text({'moves': cmp.moves, 'baseline': 'O2'}, between='the runs',
+                               first="the first run's") if cmp.moves else ''
     return [f'**Do the verdicts repeat?** The same timings were taken again after the '
             f'counting runs (`./kfront compare {inp.host_path} {inp.host_again_path}` '
             f'lists every row). Of the {agreement["rows"]} verdicts of Os and the hybrid '
@@ -158,8 +161,10 @@ def repeat_lines(inp: Inputs, cmp: compare.Comparison | None, problem: str) -> l
             f'in both runs{": " + ", ".join(kinds) if kinds else ""}. '
             f'{are(len(agreement["differ"]))} a win or a loss in one run and a tie in '
             f'the other, and {len(agreement["reversed"])} a win in one and a loss in the other'
-            f'{": " + reversed_ if reversed_ else ""}. A verdict that does not repeat is '
-            'this machine\'s noise, not a finding (docs/statistics.md, "Between runs").',
+            f'{": " + reversed_ if reversed_ else ""}. '
+            + (f'{moved[0].upper()}{moved[1:]}. ' if moved else '')
+            + 'A verdict that does not repeat is this machine\'s noise, not a finding '
+            '(docs/statistics.md, "Between runs").',
             '']
 
 
