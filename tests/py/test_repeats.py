@@ -103,8 +103,10 @@ class Repeats(unittest.TestCase):
         self.assertEqual([(f["footprint"], f["median"]) for f in by_fp],
                          [(0, 0.0), (32, 0.0)])
         self.assertEqual(by_fp[1]["pairs"], 2)     # Os and hybrid at 32: 0 and 15 %
-        self.assertIn("by footprint, moved against expected: 0: 0.0 % against ",
-                      repeats.moves_text(repeats.summary(swept)))
+        text = repeats.moves_text(repeats.summary(swept))
+        self.assertIn("by footprint, moved against expected: 0: 0.0 % against ", text)
+        self.assertIn("(at most 15.0 %: calib.calls @32, Os/O2 ", text)
+        self.assertFalse(moves["max_at"]["swept"])
         # an older block, without the figures, says nothing of them
         self.assertEqual(repeats.moves_text({"baseline": "O2"}), "")
 

@@ -135,13 +135,15 @@ def _moves(rows: list[dict[str, Any]], first: dict[tuple[str, int], dict[str, Re
     # runs hours apart move most at the footprints that spill the L1i)
     by_fp: dict[int, tuple[list[float], list[float]]] = {}
     factor = stats.normal_range_median(processes) if processes >= 2 else 0.0
+    swept = {r['bench'] for r in rows if r['footprint']}
     for r in rows:
         for v, rs in r['ratios'].items():
             if not rs or any(x is None for x in rs):
                 continue
             move = max(rs) / min(rs) - 1
             moved.append((move, {'bench': r['bench'], 'footprint': r['footprint'],
-                                 'variant': v, 'ratios': rs}))
+                                 'swept': r['bench'] in swept, 'variant': v,
+                                 'ratios': rs}))
             fp = by_fp.setdefault(r['footprint'], ([], []))
             fp[0].append(move)
             iv = _interval(first[(r['bench'], r['footprint'])][v])
@@ -239,10 +241,8 @@ def moves_text(block: dict[str, Any], detail: bool = True, between: str = 'proce
         return ''
     at = m.get('max_at') or {}
     # "@0" where the workload was swept, as the verdict lines write it
-    swept = at.get('footprint') or any(
-        isinstance(r, dict) and r.get('bench') == at.get('bench') and r.get('footprint')
-        for r in block.get('rows') or [])
-    where = (f"{at.get('bench')}" + (f" @{at.get('footprint')}" if swept else '')
+    where = (f"{at.get('bench')}"
+             + (f" @{at.get('footprint')}" if at.get('swept') or at.get('footprint') else '')
              + f", {at.get('variant')}/{block.get('baseline')} "
              + ', then '.join(f'{x:.3f}' for x in at.get('ratios') or []))
     text = (f"a point's time ratio moved by a median of {100 * m['median']:.1f} % "
