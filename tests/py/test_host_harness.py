@@ -164,6 +164,10 @@ class HostHarness(unittest.TestCase):
                 self.assertAlmostEqual(rs[0], median[(r['bench'], v)]
                                        / median[(r['bench'], 'O2')], places=4)
         self.assertGreater(block['moves']['pairs'], 0)
+        # pooled over both processes: a verdict per row and variant
+        self.assertEqual(sum(sum(t.values()) for t in block['pooled']['tally'].values()),
+                         sum(len(r['pooled']) for r in block['rows']))
+        self.assertIsNone(block['halves'])
         self.assertIn('2 timing processes:', out)
         self.assertIn("a point's time ratio moved by a median of", out)
         self.assertIn('Real-CPU verdicts over timing processes',

@@ -23,8 +23,14 @@ def process(changes: dict[tuple[str, str], dict] | None = None,
         if (e.bench, e.variant) in (changes or {}):
             c.ratio = dataclasses.replace(c.ratio, **changes[(e.bench, e.variant)])
         if (e.bench, e.variant) in (scale or {}):
-            c.per_op = dataclasses.replace(
-                c.per_op, median=c.per_op.median * scale[(e.bench, e.variant)])
+            f = scale[(e.bench, e.variant)]
+            c.per_op = dataclasses.replace(c.per_op, median=c.per_op.median * f)
+            c.samples = [x * f for x in c.samples]
+            ratio = c.ratio
+            lo, hi = ratio.lo * f, ratio.hi * f
+            c.ratio = dataclasses.replace(ratio, value=ratio.value * f, lo=lo, hi=hi,
+                                          excludes_one=lo > 1 or hi < 1,
+                                          significant=lo > 1 or hi < 1)
     return r
 
 
@@ -109,6 +115,43 @@ class Repeats(unittest.TestCase):
         self.assertFalse(moves["max_at"]["swept"])
         # an older block, without the figures, says nothing of them
         self.assertEqual(repeats.moves_text({"baseline": "O2"}), "")
+
+    def test_pooled_over_the_processes(self) -> None:
+        """Each point's ratio pooled over the processes (a two-level
+        bootstrap), with its verdict: where one process is far faster and
+        the other far slower, the pooled interval holds 1 (a tie), where
+        both agree it keeps their verdict; the tally counts them."""
+        block = repeats.summary([process(), process(scale={("calib.calls", "Os"): 1.6})])
+        row = next(r for r in block["rows"] if r["bench"] == "calib.calls")
+        self.assertEqual(row["verdicts"]["Os"], ["win", "loss"])
+        pooled = row["pooled"]["Os"]
+        self.assertEqual(pooled["verdict"], "tie")
+        self.assertLess(pooled["lo"], 1)
+        self.assertGreater(pooled["hi"], 1)
+        memcpy = next(r for r in block["rows"] if r["bench"] == "calib.memcpy20")
+        self.assertEqual(memcpy["pooled"]["Os"]["verdict"], "loss")
+        self.assertEqual({v: sum(t.values()) for v, t in block["pooled"]["tally"].items()},
+                         {"Os": 3, "hybrid": 3})
+        self.assertEqual(block["pooled"]["tally"]["Os"]["tie"], 2)
+        self.assertEqual(repeats.pooled_text(block).split("; ")[0], "Os 0 wins, 2 ties, 1 loss")
+        self.assertNotIn("two-level", repeats.line(block))    # two processes: no halves
+        self.assertIsNone(block["halves"])       # two processes: no halves
+        self.assertIsNone(repeats.summary([process()])["pooled"])
+
+    def test_halves(self) -> None:
+        """Four processes: the first two's verdicts against the last two's,
+        by each rule. The last two made calib.calls/Os slower: both rules
+        disagree there, and agree on the rest."""
+        slow = {("calib.calls", "Os"): 1.6}
+        block = repeats.summary([process(), process(), process(scale=slow),
+                                 process(scale=slow)])
+        h = block["halves"]
+        self.assertEqual(h["processes_each"], 2)
+        for rule in ("repeat", "pooled"):
+            self.assertEqual((h[rule]["verdicts"], h[rule]["agree"], h[rule]["reversed"]),
+                             (6, 5, 1), rule)
+        self.assertIn("the first 2 processes against the next 2: pooled, 5 of 6 agree, "
+                      "1 reversed", repeats.line(block))
 
     def test_verdict_calls_no_winner_where_a_process_differs(self) -> None:
         first = process()

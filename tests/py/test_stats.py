@@ -168,6 +168,42 @@ class TestNormalRange(unittest.TestCase):
             stats.normal_range_median(1)
 
 
+class TestTwoLevel(unittest.TestCase):
+    def test_pooled_ratio_holds_the_variation_between_groups(self) -> None:
+        """Two processes whose runs each say 0.9 and 1.1 exactly: each alone
+        excludes 1 (every resample the same ratio), pooled the interval
+        must reach from the one to the other and hold 1."""
+        base = [100.0 + i for i in range(9)]
+        low = [x * 0.9 for x in base]
+        high = [x * 1.1 for x in base]
+        alone, p_alone = stats.bootstrap_ratio(low, base)
+        self.assertTrue(alone.excludes_one)
+        iv, p = stats.two_level_ratio([(low, base), (high, base)])
+        self.assertLessEqual(iv.lo, 0.9 + 1e-9)
+        self.assertGreaterEqual(iv.hi, 1.1 - 1e-9)
+        self.assertFalse(iv.excludes_one)
+        self.assertGreater(p, 0.05)
+        self.assertIn("two-level", iv.method)
+        # the same ratio in both: the interval is that ratio, p is 0
+        same, p_same = stats.two_level_ratio([(low, base), (list(low), list(base))])
+        self.assertAlmostEqual(same.lo, 0.9)
+        self.assertAlmostEqual(same.hi, 0.9)
+        self.assertEqual(p_same, 0.0)
+        # deterministic for one seed
+        self.assertEqual(stats.two_level_ratio([(low, base), (high, base)], seed=3),
+                         stats.two_level_ratio([(low, base), (high, base)], seed=3))
+
+    def test_needs_two_groups_of_paired_runs(self) -> None:
+        base = [1.0, 2.0, 3.0]
+        self.assertEqual(stats.two_level_ratio([(base, base)]), (None, None))
+        self.assertEqual(stats.two_level_ratio([(base, base), (base[:2], base[:2])]),
+                         (None, None))
+        self.assertEqual(stats.two_level_ratio([(base, base), (base, base + [4.0])]),
+                         (None, None))
+        self.assertEqual(stats.two_level_ratio([(base, [0.0] * 3), (base, [0.0] * 3)]),
+                         (None, None))
+
+
 class TestDigits(unittest.TestCase):
     def test_decimals_for(self) -> None:
         # The Particle Data Group's rule on the three leading digits.

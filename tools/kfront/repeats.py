@@ -99,15 +99,112 @@ def summary(processes: list[Results]) -> dict[str, Any]:
         rows.append({'bench': point[0], 'footprint': point[1], 'counter': COUNTER,
                      'verdicts': verdicts, 'ratios': ratios, 'repeated': not flipped,
                      'flipped_pairs': flipped})
+    pooled = _pooled(by_process, rows, baseline)
     return {'processes': len(processes), 'baseline': baseline,
             'geomeans': _geomeans(by_process, baseline),
             'moves': _moves(rows, by_process[0], len(processes), baseline),
+            'pooled': pooled,
+            'halves': _halves(by_process, rows, baseline),
             'rule': 'each variant\'s verdict against the baseline (verdict.outcome) in '
                     'every process; a point where one differs calls no winner for it',
             'points': len(rows), 'not_repeated': sum(not r['repeated'] for r in rows),
             'verdicts': sum(len(r['verdicts']) for r in rows),
             'verdicts_not_repeated': sum(len(r['flipped_pairs']) for r in rows),
             'rows': rows}
+
+
+def _per_op(e: Result) -> list[float]:
+    return [x / e.iters for x in e.counters[COUNTER].samples]
+
+
+def _pooled(by_process: list[dict[tuple[str, int], dict[str, Result]]],
+            rows: list[dict[str, Any]], baseline: str) -> dict[str, Any] | None:
+    """Each variant's time ratio to the baseline at each point pooled over
+    the processes (stats.two_level_ratio: processes, then their runs,
+    resampled), Holm-corrected over all of them as a document's ratios
+    are, and its verdict by the verdict's rule: a win or loss where the
+    interval excludes 1 and the corrected p is below 0.05. Unlike the
+    rule above (the same verdict in every process), it weighs how far the
+    processes are apart rather than which side of the line each fell on:
+    docs/statistics.md compares the two. Writes each row's `pooled` and
+    returns the block's tally; None with fewer than two processes."""
+    if len(by_process) < 2:
+        return None
+    found: list[tuple[dict[str, Any], str, stats.Interval, float, list[float]]] = []
+    for r in rows:
+        r['pooled'] = {}
+        point = (r['bench'], r['footprint'])
+        for v in r['verdicts']:
+            here = [ps.get(point, {}) for ps in by_process]
+            if any(v not in h or baseline not in h for h in here):
+                continue
+            groups = [(_per_op(h[v]), _per_op(h[baseline])) for h in here]
+            iv, p = stats.two_level_ratio(
+                groups, seed=stats.seed_for(r['bench'], r['footprint'], v, 'pooled'))
+            if iv is None or p is None:
+                continue
+            medians = [stats.median([x for g in groups for x in g[i]]) for i in (0, 1)]
+            found.append((r, v, iv, p, medians))
+    tally: dict[str, dict[str, int]] = {}
+    for (r, v, iv, p, medians), adj in zip(found, stats.holm([f[3] for f in found])):
+        won = (iv.excludes_one and adj < 1 - stats.DEFAULT_CONFIDENCE
+               and not stats.next_to_nothing(*medians))
+        outcome = (verdict.WIN if iv.value < 1 else verdict.LOSS) if won else verdict.TIE
+        r['pooled'][v] = {'value': round(iv.value, 4), 'lo': round(iv.lo, 4),
+                          'hi': None if iv.unbounded else round(iv.hi, 4),
+                          'p': p, 'p_holm': adj, 'verdict': outcome}
+        t = tally.setdefault(v, {verdict.WIN: 0, verdict.TIE: 0, verdict.LOSS: 0})
+        t[outcome] += 1
+    return {'tally': tally, 'ratios': len(found),
+            'method': 'two-level percentile bootstrap over processes and their runs '
+                      '(stats.two_level_ratio), Holm over the block\'s ratios'}
+
+
+def _halves(by_process: list[dict[tuple[str, int], dict[str, Result]]],
+            rows: list[dict[str, Any]], baseline: str) -> dict[str, Any] | None:
+    """With four processes or more: the verdicts of the first half of the
+    processes against those of the second (the same number each), by
+    each rule, so a run measures which rule's verdicts repeat: how many
+    agree, how many are reversed (a win in one half, a loss in the
+    other), how many each half calls (a win or a loss). The first rule:
+    a verdict where every process of the half agrees, else "not
+    repeated", which calls no winner and so counts as a tie here; the
+    second: pooled over the half's processes."""
+    k = len(by_process) // 2
+    if k < 2:
+        return None
+    halves = (by_process[:k], by_process[k:2 * k])
+
+    def by_repeat(half: list[dict[tuple[str, int], dict[str, Result]]]
+                  ) -> dict[tuple[str, int, str], str]:
+        out = {}
+        for r in rows:
+            point = (r['bench'], r['footprint'])
+            for v in r['verdicts']:
+                vs = {verdict.outcome(ps[point][v], ps[point][baseline], COUNTER)
+                      for ps in half if v in ps.get(point, {})
+                      and baseline in ps.get(point, {})}
+                # a point not repeated calls no winner, as a tie does
+                out[(*point, v)] = vs.pop() if len(vs) == 1 else verdict.TIE
+        return out
+
+    def by_pool(half: list[dict[tuple[str, int], dict[str, Result]]]
+                ) -> dict[tuple[str, int, str], str]:
+        copy = [{k: v for k, v in r.items() if k != 'pooled'} for r in rows]
+        _pooled(half, copy, baseline)
+        return {(r['bench'], r['footprint'], v): p['verdict']
+                for r in copy for v, p in r['pooled'].items()}
+
+    out: dict[str, Any] = {'processes_each': k}
+    for name, rule in (('repeat', by_repeat), ('pooled', by_pool)):
+        a, b = rule(halves[0]), rule(halves[1])
+        keys = sorted(set(a) & set(b))
+        called = (verdict.WIN, verdict.LOSS)
+        out[name] = {'verdicts': len(keys),
+                     'agree': sum(a[x] == b[x] for x in keys),
+                     'reversed': sum({a[x], b[x]} == set(called) for x in keys),
+                     'called': [sum(h[x] in called for x in keys) for h in (a, b)]}
+    return out
 
 
 def _moves(rows: list[dict[str, Any]], first: dict[tuple[str, int], dict[str, Result]],
@@ -267,6 +364,32 @@ def moves_text(block: dict[str, Any], detail: bool = True, between: str = 'proce
     return text
 
 
+def pooled_text(block: dict[str, Any]) -> str:
+    """"Os 8 wins, 9 ties, 11 losses; hybrid ...": the verdicts pooled over
+    the processes, or '' without them (a block from before them)."""
+    pooled = block.get('pooled')
+    if not isinstance(pooled, dict) or not pooled.get('tally'):
+        return ''
+    return '; '.join(f'{v} ' + ', '.join(verdict.counted(t.get(k, 0), k)
+                                         for k in (verdict.WIN, verdict.TIE, verdict.LOSS))
+                     for v, t in pooled['tally'].items())
+
+
+def halves_text(block: dict[str, Any]) -> str:
+    """How often each rule's verdicts agree between the first and the
+    second half of the processes, or '' with fewer than four."""
+    h = block.get('halves')
+    if not isinstance(h, dict) or 'pooled' not in h or 'repeat' not in h:
+        return ''
+
+    def one(r: dict[str, Any]) -> str:
+        return (f"{r['agree']} of {r['verdicts']} agree, {r['reversed']} reversed, "
+                f"{' and '.join(map(str, r['called']))} called a win or a loss")
+    return (f"the first {h['processes_each']} processes against the next "
+            f"{h['processes_each']}: pooled, {one(h['pooled'])}; the same verdict in "
+            f"every process, {one(h['repeat'])}")
+
+
 def line(block: dict[str, Any]) -> str:
     """What the terminal says after the processes: how many verdicts repeat,
     how far the ratios moved, and each process's geometric means."""
@@ -278,4 +401,7 @@ def line(block: dict[str, Any]) -> str:
             '(no winner called on those)'
             + (f'; {moves}' if moves else '')
             + (f'; geometric mean of the time ratios in each process: {means}'
-               if means else ''))
+               if means else '')
+            + (f'. Which rule\'s verdicts repeat, {halves_text(block)} (pooled: '
+               f'each point\'s runs of every process in a two-level bootstrap; '
+               f'report.md has its verdicts)' if halves_text(block) else ''))

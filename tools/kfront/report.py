@@ -457,22 +457,36 @@ def _repeats_section(results: Results) -> Section | None:
         + (f" Geometric mean of the time ratios in each process: "
            f"{repeats.geomeans_text(block)}." if block.get("geomeans") else "")
         + (f" How far one process's figures are from the run's: "
-           f"{repeats.moves_text(block)}." if repeats.moves_text(block) else "")])
+           f"{repeats.moves_text(block)}." if repeats.moves_text(block) else "")
+        + (f" Pooled over the processes instead (each point's runs of every process "
+           f"in a two-level bootstrap, Holm-corrected; not the verdict above): "
+           f"{repeats.pooled_text(block)}." if repeats.pooled_text(block) else "")
+        + (f" Which rule's verdicts repeat, {repeats.halves_text(block)}."
+           if repeats.halves_text(block) else "")])
     swept = {e.bench for e in host.results if e.footprint is not None}
 
     def ratios(r: dict[str, Any], v: str) -> str:
         rs = (r.get("ratios") or {}).get(v) or []
         return ", ".join("n/a" if x is None else f"{x:.3f}" for x in rs)
+
+    def pooled(r: dict[str, Any], v: str) -> str:
+        p = (r.get("pooled") or {}).get(v)
+        if not isinstance(p, dict):
+            return "-"
+        hi = "inf" if p.get("hi") is None else f"{p['hi']:.3f}"
+        return f"{p['verdict']}: {p['value']:.3f} [{p['lo']:.3f}, {hi}]"
     rows = [[Cell(str(r["bench"])),
              Cell(str(r["footprint"]) if r["footprint"] or r["bench"] in swept else "-",
                   "num"),
-             Cell(str(v)), Cell(", ".join(str(x) for x in vs)), Cell(ratios(r, v))]
+             Cell(str(v)), Cell(", ".join(str(x) for x in vs)), Cell(ratios(r, v)),
+             Cell(pooled(r, v))]
             for r in block["rows"] if isinstance(r, dict)
             for v, vs in (r.get("verdicts") or {}).items() if len(set(vs)) > 1]
     if rows:
         sec.blocks.append(Table(["benchmark", "footprint", "variant",
                                  "verdict in each process, in order",
-                                 f"time ratio to {block.get('baseline')} in each process"],
+                                 f"time ratio to {block.get('baseline')} in each process",
+                                 "pooled: verdict, ratio [95% interval]"],
                                 rows))
     return sec
 

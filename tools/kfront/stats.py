@@ -336,6 +336,57 @@ def bootstrap_ratio_p(test: Sequence[float], base: Sequence[float],
                            paired)[1]
 
 
+def two_level_ratio(groups: Sequence[tuple[Sequence[float], Sequence[float]]],
+                    seed: int = DEFAULT_SEED, resamples: int = DEFAULT_RESAMPLES,
+                    confidence: float = DEFAULT_CONFIDENCE
+                    ) -> tuple[Interval | None, float | None]:
+    """The ratio of medians of test over base, pooled over several groups
+    of runs (one group per timing process: its test and base runs,
+    interleaved, so paired), with an interval that holds the variation
+    between the groups as well as within them, and the p-value of "it is
+    1" from the same resamples.
+
+    Each resample draws as many groups as there are, with replacement,
+    then within each drawn group its runs in pairs, with replacement, and
+    takes the ratio of the medians of everything drawn: a two-level
+    (hierarchical) percentile bootstrap. With few groups it still
+    understates the variation between them (two groups give three
+    distinct draws); docs/statistics.md measures how its verdicts repeat.
+    None (and no p) with fewer than two groups, a group of too few or
+    unpaired runs, or a zero base median."""
+    if len(groups) < 2 or any(len(t) != len(b) or len(t) < MIN_RUNS_FOR_CI
+                              for t, b in groups):
+        return None, None
+    all_t = [x for t, _ in groups for x in t]
+    all_b = [x for _, b in groups for x in b]
+    base_med = median(all_b)
+    if base_med == 0:
+        return None, None
+    rng = random.Random(seed)
+    ratios: list[float] = []
+    for _ in range(resamples):
+        t: list[float] = []
+        b: list[float] = []
+        for _g in range(len(groups)):
+            gt, gb = groups[rng.randrange(len(groups))]
+            idx = rng.choices(range(len(gb)), k=len(gb))
+            t += [gt[i] for i in idx]
+            b += [gb[i] for i in idx]
+        mb = median(b)
+        if mb != 0:
+            ratios.append(median(t) / mb)
+    alpha = (1.0 - confidence) / 2.0
+    if resamples - len(ratios) > alpha * resamples:
+        return None, None
+    ratios.sort()
+    below = _percentile_rank(ratios, 1.0)
+    return (Interval(median(all_t) / base_med, _percentile(ratios, alpha),
+                     _percentile(ratios, 1.0 - alpha), confidence, resamples,
+                     "two-level percentile bootstrap over processes and their runs "
+                     "of the ratio of medians", len(ratios)),
+            min(1.0, 2.0 * min(below, 1.0 - below)))
+
+
 def holm(pvalues: Sequence[float]) -> list[float]:
     """Holm-Bonferroni adjusted p-values, in the order given.
 
