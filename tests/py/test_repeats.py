@@ -99,6 +99,11 @@ class Repeats(unittest.TestCase):
         self.assertIn(f"; {moves['beyond_expected']} of {len(hw)} moved more than their "
                       "own interval gives half the time", text)
         self.assertIsNone(moves["by_footprint"])       # one footprint (none)
+        # each process's noise: the median half-width of its intervals
+        # (the second's ratios were moved, not its intervals' widths)
+        self.assertEqual(block["half_widths"], [moves["half_width_median"]] * 2)
+        self.assertEqual(repeats.half_widths_text(block).count("±"), 2)
+        self.assertEqual(repeats.half_widths_text({}), "")
         # a sweep: the moves by footprint, where calib.calls moved
         swept = [process(), process(scale={("calib.calls", "Os"): 1.15})]
         for p in swept:

@@ -102,6 +102,7 @@ def summary(processes: list[Results]) -> dict[str, Any]:
     pooled = _pooled(by_process, rows, baseline)
     return {'processes': len(processes), 'baseline': baseline,
             'geomeans': _geomeans(by_process, baseline),
+            'half_widths': [_half_width_median(ps) for ps in by_process],
             'moves': _moves(rows, by_process[0], len(processes), baseline),
             'pooled': pooled,
             'halves': _halves(by_process, rows, baseline),
@@ -111,6 +112,17 @@ def summary(processes: list[Results]) -> dict[str, Any]:
             'verdicts': sum(len(r['verdicts']) for r in rows),
             'verdicts_not_repeated': sum(len(r['flipped_pairs']) for r in rows),
             'rows': rows}
+
+
+def _half_width_median(points: dict[tuple[str, int], dict[str, Result]]) -> float | None:
+    """The median over one process's ratios of its 95% interval's half
+    width over the ratio: how noisy that process was. On a shared VM one
+    process can be several times noisier than the next
+    (docs/statistics.md), and its verdicts then call less."""
+    widths = [iv[0] for vs in points.values() for e in vs.values()
+              if e.counters[COUNTER].ratio is not None
+              for iv in [_interval(e)] if iv is not None]
+    return round(stats.median(widths), 4) if widths else None
 
 
 def _per_op(e: Result) -> list[float]:
@@ -362,6 +374,15 @@ def moves_text(block: dict[str, Any], detail: bool = True, between: str = 'proce
                if f.get('expected_median') is not None else '')
             for f in m['by_footprint']))
     return text
+
+
+def half_widths_text(block: dict[str, Any]) -> str:
+    """"±2.4 %, ±3.1 %, ...": each process's median interval half-width,
+    or '' without them (a block from before them)."""
+    hws = block.get('half_widths')
+    if not isinstance(hws, list) or not any(h is not None for h in hws):
+        return ''
+    return ', '.join('n/a' if h is None else f'±{100 * h:.1f} %' for h in hws)
 
 
 def pooled_text(block: dict[str, Any]) -> str:

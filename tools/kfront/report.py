@@ -456,6 +456,9 @@ def _repeats_section(results: Results) -> Section | None:
         "not (docs/statistics.md, \"Between runs\")."
         + (f" Geometric mean of the time ratios in each process: "
            f"{repeats.geomeans_text(block)}." if block.get("geomeans") else "")
+        + (f" How noisy each process was (the median half-width of its 95% "
+           f"intervals of the time ratios): {repeats.half_widths_text(block)}."
+           if repeats.half_widths_text(block) else "")
         + (f" How far one process's figures are from the run's: "
            f"{repeats.moves_text(block)}." if repeats.moves_text(block) else "")
         + (f" Pooled over the processes instead (each point's runs of every process "
