@@ -170,8 +170,11 @@ class HostHarness(unittest.TestCase):
         self.assertIsNone(block['halves'])
         self.assertIn('2 timing processes:', out)
         self.assertIn("a point's time ratio moved by a median of", out)
-        self.assertIn('Real-CPU verdicts over timing processes',
-                      (self.out / 'report.md').read_text(encoding='utf-8'))
+        md = (self.out / 'report.md').read_text(encoding='utf-8')
+        self.assertIn('Real-CPU verdicts over timing processes', md)
+        for said in ("How noisy each process was", "How far one process's figures are",
+                     "Pooled over the processes instead"):
+            self.assertIn(said, md)
 
     @unittest.skipUnless(shutil.which('valgrind'), 'valgrind is not installed')
     def test_valgrind_figures(self) -> None:

@@ -448,24 +448,27 @@ def _repeats_section(results: Results) -> Section | None:
     if not isinstance(block, dict) or not isinstance(block.get("rows"), list):
         return None
     n, bad = block.get("verdicts", 0), block.get("verdicts_not_repeated", 0)
-    sec = Section("Real-CPU verdicts over timing processes", [
+    paragraphs = [
         f"The host harness ran {block.get('processes')} times, one process after the "
         f"other; the figures above are the first process's. Of {n} verdicts against "
         f"{block.get('baseline')} (each process by the verdict's rule), {n - bad} are "
         f"the same in every process; the verdict calls no winner on the {bad} that are "
-        "not (docs/statistics.md, \"Between runs\")."
-        + (f" Geometric mean of the time ratios in each process: "
-           f"{repeats.geomeans_text(block)}." if block.get("geomeans") else "")
-        + (f" How noisy each process was (the median half-width of its 95% "
-           f"intervals of the time ratios): {repeats.half_widths_text(block)}."
-           if repeats.half_widths_text(block) else "")
-        + (f" How far one process's figures are from the run's: "
-           f"{repeats.moves_text(block)}." if repeats.moves_text(block) else "")
-        + (f" Pooled over the processes instead (each point's runs of every process "
-           f"in a two-level bootstrap, Holm-corrected; not the verdict above): "
-           f"{repeats.pooled_text(block)}." if repeats.pooled_text(block) else "")
-        + (f" Which rule's verdicts repeat, {repeats.halves_text(block)}."
-           if repeats.halves_text(block) else "")])
+        "not (docs/statistics.md, \"Between runs\")."]
+    for text, say in (
+            (repeats.geomeans_text(block),
+             "Geometric mean of the time ratios in each process: {}."),
+            (repeats.half_widths_text(block),
+             "How noisy each process was (the median half-width of its 95% intervals "
+             "of the time ratios): {}."),
+            (repeats.moves_text(block), "How far one process's figures are from the "
+             "run's: {}."),
+            (repeats.pooled_text(block),
+             "Pooled over the processes instead (each point's runs of every process in "
+             "a two-level bootstrap, Holm-corrected; not the verdict above): {}."),
+            (repeats.halves_text(block), "Which rule's verdicts repeat, {}.")):
+        if text:
+            paragraphs.append(say.format(text))
+    sec = Section("Real-CPU verdicts over timing processes", list(paragraphs))
     swept = {e.bench for e in host.results if e.footprint is not None}
 
     def ratios(r: dict[str, Any], v: str) -> str:
