@@ -69,7 +69,7 @@ class Comparison:
     emulator: set[str] = dataclasses.field(default_factory=set)
     # real-CPU time in both: how far the time ratios to the baseline moved
     # from A to B against how far A's intervals say they would
-    # (repeats.summary's `moves`, A as the first process)
+    # (repeats.moves(), A as the first process)
     moves: dict[str, Any] | None = None
 
 
@@ -284,8 +284,7 @@ def compare(a: Results, b: Results) -> Comparison:
         notes.append("TSC (emulator time) is a TCG guest's TSC: it times QEMU's "
                      "translated code, not a CPU, so no ratio to the baseline or verdict "
                      "is given for it; B/A compares the emulator's speed between the runs")
-    moves = repeats.summary([a, b])["moves"] \
-        if "tsc" in judged_a & judged_b else None
+    moves = repeats.moves([a, b]) if "tsc" in judged_a & judged_b else None
     return Comparison(rows, [label(e) for k, e in ia.items() if k not in ib],
                       [label(e) for k, e in ib.items() if k not in ia],
                       notes, emulator, moves)

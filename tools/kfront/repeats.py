@@ -72,13 +72,11 @@ def _interval(e: Result) -> tuple[float, float] | None:
     return (r.hi - r.lo) / 2 / r.value, math.log(r.hi / r.lo) / (2 * 1.96)
 
 
-def summary(processes: list[Results]) -> dict[str, Any]:
-    """Every point's verdicts and time ratios per variant in each process,
-    in order, and whether the verdicts are the same in all: the
-    `extra.host_repeats` block."""
-    first = processes[0]
-    baseline = first.baseline or 'O2'
-    by_process = [_points(r) for r in processes]
+def _rows(by_process: list[dict[tuple[str, int], dict[str, Result]]],
+          baseline: str) -> list[dict[str, Any]]:
+    """One row per point of the first process that has the baseline: each
+    other variant's verdict and time ratio in every process, and whether
+    the verdicts are the same in all."""
     rows = []
     for point, variants in by_process[0].items():
         if baseline not in variants:
@@ -99,6 +97,27 @@ def summary(processes: list[Results]) -> dict[str, Any]:
         rows.append({'bench': point[0], 'footprint': point[1], 'counter': COUNTER,
                      'verdicts': verdicts, 'ratios': ratios, 'repeated': not flipped,
                      'flipped_pairs': flipped})
+    return rows
+
+
+def moves(runs: list[Results]) -> dict[str, Any] | None:
+    """How far the time ratios moved between runs (or processes) against
+    the first one's intervals: summary()'s `moves` alone, for kfront
+    compare and kfront study, which have two runs and no use for the
+    rest."""
+    baseline = runs[0].baseline or 'O2'
+    by_process = [_points(r) for r in runs]
+    return _moves(_rows(by_process, baseline), by_process[0], len(runs), baseline)
+
+
+def summary(processes: list[Results]) -> dict[str, Any]:
+    """Every point's verdicts and time ratios per variant in each process,
+    in order, and whether the verdicts are the same in all: the
+    `extra.host_repeats` block."""
+    first = processes[0]
+    baseline = first.baseline or 'O2'
+    by_process = [_points(r) for r in processes]
+    rows = _rows(by_process, baseline)
     pooled = _pooled(by_process, rows, baseline)
     return {'processes': len(processes), 'baseline': baseline,
             'geomeans': _geomeans(by_process, baseline),
