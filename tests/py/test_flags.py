@@ -9,6 +9,7 @@ column is the host harness's real-CPU time, with a bootstrap interval;
 time under TCG is labelled as the emulator's."""
 from __future__ import annotations
 
+import json
 import unittest
 
 from kfront import cmd_flags, flags
@@ -167,6 +168,38 @@ class CpuTime(unittest.TestCase):
         self.assertIn("this machine's CPU (AMD EPYC)", text)
         self.assertIn('measures the emulator, not a CPU: not a result', text)
 
+    def test_timing_processes(self) -> None:
+        """--host-repeat: each process's CPU ratio, and whether the order by
+        it is the same in all. A second process where cand is as fast as
+        O2 on net.a (ratio 1): the order O2 < cand holds, until a third
+        makes cand the faster."""
+        def host_with(a_cand: float) -> dict:
+            doc = json.loads(json.dumps(HOST))
+            for e in doc['results']:
+                if (e['bench'], e['variant'], e['footprint']) == ('net.a', 'cand', 0):
+                    e['counters']['tsc']['samples'] = [x * a_cand for x in
+                                                       HOST['results'][0]['counters']['tsc']
+                                                       ['samples']]
+            return doc
+        o2, cand = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST, 0, [host_with(1.0)])
+        self.assertEqual(o2.cpu_processes, [1.0, 1.0])
+        self.assertAlmostEqual(cand.cpu_processes[0], 2 ** 0.5)
+        self.assertAlmostEqual(cand.cpu_processes[1], 1.0)
+        text = flags.ranked_table([o2, cand], 'cpu', 'skylake', 'AMD EPYC')
+        self.assertIn('CPU time/O2 in each of 2 timing processes (--host-repeat), the '
+                      "first's in the table: O2 1.000, 1.000; cand 1.414, 1.000", text)
+        self.assertIn('The order by CPU time (fastest first) is the same in every process: '
+                      'O2 < cand', text)
+        o2, cand = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST, 0,
+                                     [host_with(1.0), host_with(0.5)])
+        text = flags.ranked_table([o2, cand], 'cpu', 'skylake', 'AMD EPYC')
+        self.assertIn('is not the same in every process: process 1: O2 < cand; process 2: '
+                      'O2 < cand; process 3: cand < O2.', text)
+        # one process: no such lines
+        self.assertEqual(flags.score_batch(RESULTS, SIZES, VARIANTS, HOST)[1].cpu_processes, [])
+        self.assertNotIn('timing processes', flags.ranked_table(
+            list(flags.score_batch(RESULTS, SIZES, VARIANTS, HOST)), 'cpu'))
+
     def test_merged_reference(self) -> None:
         """A reference in two batches: the median ratio, no interval."""
         _, os1 = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST)
@@ -177,6 +210,12 @@ class CpuTime(unittest.TestCase):
         self.assertAlmostEqual(merged.ratios['cpu'], 2 ** 0.5)
         self.assertIn('cand: in every batch; their figures are the medians',
                       flags.ranked_table([merged], 'uop'))
+        # with timing processes: per process, the median over the batches
+        _, os1 = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST, 0, [HOST])
+        _, os2 = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST, 0, [HOST])
+        merged = flags.merge_scores([[os1], [os2]])[0]
+        self.assertEqual(len(merged.cpu_processes), 2)
+        self.assertAlmostEqual(merged.cpu_processes[1], 2 ** 0.5)
 
     def test_references_from_the_file(self) -> None:
         """O2 and Os are plain -O2 and -Os unless the candidates file has

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from kfront import argtypes, build, collect, flags, kargs, names, paths, qemu, results, sim, size
-from kfront.cmd_host import run_suite_program
+from kfront.cmd_host import repeat_processes, run_suite_program
 
 DEFAULT_CANDIDATES = paths.ROOT / 'bench' / 'hybrid-candidates.ini'
 FLAGS_BUILD = paths.ROOT / 'build-flags'
@@ -38,6 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    'in QEMU (the host harness always takes full runs)')
     p.add_argument('--no-host', action='store_true',
                    help='skip the host harness: no CPU time column')
+    p.add_argument('--host-repeat', type=argtypes.processes, default=1, metavar='K',
+                   help='time each batch in K host-harness processes, one after the other '
+                   '(default 1): the table gives the first\'s CPU time, a line after it '
+                   'each process\'s and whether the order by CPU time is the same in all')
     p.add_argument('--out', type=Path, help='also write the scores as JSON here')
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS', help='give up on a boot after this long (default 3600)')
@@ -50,10 +54,13 @@ def work_dir() -> Path:
     return paths.ROOT / 'results' / f'flags-{stamp}'
 
 
-def host_batch(args: argparse.Namespace, work: Path, n: int) -> dict | None:
+def host_batch(args: argparse.Namespace, work: Path, n: int) -> list[dict] | None:
     """The batch's variants timed on this CPU by the host harness the
     batch's build made: full runs (a quick run's seven are too few on a
-    noisy machine, and at one footprint a batch takes about a minute)."""
+    noisy machine, and at one footprint a batch takes about a minute),
+    in --host-repeat processes: their results documents, the first's
+    first; None when the first did not complete (a later one that did
+    not leaves the ones before it)."""
     exe = FLAGS_BUILD / 'host' / 'kfront-host'
     out = work / f'batch{n}-host'
     out.mkdir()
@@ -66,7 +73,17 @@ def host_batch(args: argparse.Namespace, work: Path, n: int) -> dict | None:
               f'{status}); no CPU time for this batch; see {out / "host.log"}',
               file=sys.stderr)
         return None
-    return results.build_results(run_, extra)
+    first = results.build_results(run_, extra)
+    docs = [first]
+    if args.host_repeat > 1:
+        problem = repeat_processes(cmd, out, args.timeout, 'kfront flags', first,
+                                   args.host_repeat)
+        if problem:
+            print(f'kfront flags: batch {n}: {problem}', file=sys.stderr)
+        docs += [results.load(f) for f in (out / f'results-{k}.json'
+                                           for k in range(2, args.host_repeat + 1))
+                 if f.exists()]
+    return docs
 
 
 def cpu_label(host: dict) -> str:
@@ -107,9 +124,10 @@ def run_batch(variants: list, args: argparse.Namespace, work: Path, n: int
     run = col.runs[-1]
     sim.merge_into_run(run, sim.load(sim_out))
     data = results.build_results(run, {'source': 'kfront flags'})
-    host = None if args.no_host else host_batch(args, work, n)
+    hosts = None if args.no_host else host_batch(args, work, n)
+    host = hosts[0] if hosts else None
     return flags.score_batch(data, size.analyze_build(FLAGS_BUILD), variants, host,
-                             args.footprint), host
+                             args.footprint, (hosts or [])[1:]), host
 
 
 def run(args: argparse.Namespace) -> int:

@@ -57,6 +57,9 @@ class Score:
     intervals: dict[str, list[float]] = field(default_factory=dict)
     # boots whose figures were merged (a reference is in every batch)
     batches: int = 1
+    # the cpu ratio in each host-harness process (kfront flags
+    # --host-repeat), the first's first; empty with one process
+    cpu_processes: list[float | None] = field(default_factory=list)
 
 
 def references(cands: list[vt.Variant]) -> list[vt.Variant]:
@@ -147,10 +150,12 @@ def uop_share(entries: list[dict[str, Any]], variant: str) -> float | None:
 
 def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                 variants: list[vt.Variant], host: dict[str, Any] | None = None,
-                footprint: int = 0) -> list[Score]:
+                footprint: int = 0, more_hosts: list[dict[str, Any]] | None = None
+                ) -> list[Score]:
     """Scores of every variant of one boot at one footprint (at_footprint),
     as ratios to that boot's O2; host: the same variants' host-harness
-    results (the cpu column)."""
+    results (the cpu column); more_hosts: those of further processes
+    (each one's cpu ratio in cpu_processes)."""
     entries = at_footprint(results, footprint)
     counters = {'sim.instructions': 'sim.instructions',
                 'l1i': _model_counter(entries, 'l1i_misses'),
@@ -182,6 +187,9 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
                                       else (None, None))
         if interval:
             sc.intervals['cpu'] = interval
+        if host and more_hosts:
+            sc.cpu_processes = [sc.ratios['cpu']] + [cpu_time(h, v.name, footprint)[0]
+                                                     for h in more_hosts]
         out.append(sc)
     return out
 
@@ -202,8 +210,43 @@ def merge_scores(per_batch: list[list[Score]]) -> list[Score]:
         if len(scores) > 1:
             first.batches = len(scores)
             first.intervals = {}
+            # per process, the median over the batches, as for the ratios
+            runs = [s.cpu_processes for s in scores if s.cpu_processes]
+            first.cpu_processes = [
+                stats.median(vals) if vals else None
+                for vals in ([r[k] for r in runs if len(r) > k and r[k] is not None]
+                             for k in range(max(map(len, runs), default=0)))]
         merged[name] = first
     return list(merged.values())
+
+
+def cpu_processes_lines(scores: list[Score]) -> list[str]:
+    """With several host-harness processes: each variant's CPU time ratio
+    in each, and whether the variants' order by it is the same in all
+    (one process's interval is narrower than what moves between
+    processes on a shared machine: docs/statistics.md, "Between runs")."""
+    timed = [s for s in scores if len(s.cpu_processes) > 1]
+    if not timed:
+        return []
+    k = max(len(s.cpu_processes) for s in timed)
+
+    def order(i: int) -> list[str]:
+        here = [(s.cpu_processes[i], s.name) for s in timed
+                if len(s.cpu_processes) > i and s.cpu_processes[i] is not None]
+        return [name for _, name in sorted(here)]
+    orders = [order(i) for i in range(k)]
+    same = all(o == orders[0] for o in orders)
+    lines = [f'CPU time/O2 in each of {k} timing processes (--host-repeat), the first\'s '
+             'in the table: ' + '; '.join(
+                 f'{s.name} ' + ', '.join('n/a' if x is None else f'{x:.3f}'
+                                          for x in s.cpu_processes) for s in timed)]
+    lines.append('The order by CPU time (fastest first) is the same in every process: '
+                 + ' < '.join(orders[0]) if same else
+                 'The order by CPU time (fastest first) is not the same in every process: '
+                 + '; '.join(f'process {i + 1}: ' + ' < '.join(o)
+                             for i, o in enumerate(orders))
+                 + '. A rank by CPU time that changes between processes is noise.')
+    return lines
 
 
 def ranked_table(scores: list[Score], rank: str, model: str | None = None,
@@ -250,6 +293,7 @@ def ranked_table(scores: list[Score], rank: str, model: str | None = None,
                      '[low, high]: a 95 % bootstrap interval of the geometric mean within '
                      'that one run (another run, on a shared or virtual machine, can '
                      'differ by more).')
+        lines += cpu_processes_lines(scores)
     else:
         lines.append('CPU time: n/a, the host harness did not run (--no-host, or it failed).')
     many = sorted(s.name for s in scores if s.batches > 1)
