@@ -2,6 +2,8 @@
 """Profiles (docs/pgo.md): set names, the held-out split, stale-profile
 rejection, the variant table's profile key, and the goal figures."""
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -11,7 +13,7 @@ import time
 import unittest
 from pathlib import Path
 
-from kfront import build as kbuild, paths, pgo
+from kfront import build as kbuild, cmd_pgo, paths, pgo
 
 import pgo_profile  # tools/build, put on the path by kfront.pgo
 import variants
@@ -171,6 +173,29 @@ class Goals(unittest.TestCase):
         row = pgo.goals({'results': rs}, 'net.*')['points'][0]
         self.assertTrue(row['sim_goal'])
         self.assertNotIn('l1i_vs_Os', row)
+
+    def test_host_goals_in_each_timing_process(self) -> None:
+        """kfront pgo --host-repeat: the host goal's geometric mean and worst
+        point of each process, printed and stored in the first's pgo
+        block."""
+        def doc(pgo_tsc: float) -> dict:
+            return {'context': 'user', 'results': [
+                self.res('net.udp_rr', v, tsc=t) for v, t in
+                (('O2', 50.0), ('Os', 40.0), ('pgo', pgo_tsc))]}
+        tmp = Path(tempfile.mkdtemp(prefix='kfront-pgo-host-'))
+        self.addCleanup(shutil.rmtree, tmp)
+        (tmp / 'results.json').write_text(json.dumps(doc(42.0)))
+        cmd_pgo.goals_by_process(tmp, 'net.*')         # one process: nothing
+        self.assertNotIn('pgo', json.loads((tmp / 'results.json').read_text()))
+        (tmp / 'results-2.json').write_text(json.dumps(doc(38.0)))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            cmd_pgo.goals_by_process(tmp, 'net.*')
+        stored = json.loads((tmp / 'results.json').read_text())['pgo']['host_goals_by_process']
+        self.assertEqual([p['trained']['tsc_geomean_vs_best'] for p in stored], [1.05, 0.95])
+        self.assertEqual(stored[0]['held_out'], {})
+        self.assertIn('host geomean pgo/best(O2,Os) in each of 2 timing processes: trained '
+                      '1.050, 0.950 (worst 1.050, 0.950)', out.getvalue())
 
     def test_goals_of_a_stored_run(self) -> None:
         """kfront pgo --goals: a candidate's table from a stored results.json,

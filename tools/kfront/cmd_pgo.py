@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kfront import build, cmd_host, cmd_run, collect, names, paths, pgo, pgo_layout, qemu, results
+from kfront import argtypes, build, cmd_host, cmd_run, collect, names, paths, pgo, pgo_layout, qemu, results
 from kfront.progress import Progress
 
 COMPARED = 'O2,Os,hybrid,pgo'
@@ -35,6 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument('--sim', default='skylake', metavar='MODELS',
                    help="simulator models (default skylake; 'none' to skip)")
     p.add_argument('--no-host', action='store_true', help='skip the host harness')
+    p.add_argument('--host-repeat', type=argtypes.processes, default=1, metavar='K',
+                   help='time the variants in K host-harness processes (default 1): the '
+                   'goals are the first\'s; the host goal\'s figures of each are printed '
+                   'and stored')
     p.add_argument('--train-only', action='store_true', help='stop after writing the profile')
     p.add_argument('--timeout', type=float, default=1800.0, metavar='SECONDS',
                    help='QEMU time limit per boot (default 1800)')
@@ -180,6 +184,25 @@ def annotate(results_json: Path, meta: dict[str, Any],
                                       results_json.parent.name), flush=True)
 
 
+def goals_by_process(host_dir: Path, train: str) -> None:
+    """With several timing processes (results-N.json beside results.json):
+    the host goal's figures of each, printed and stored in results.json's
+    pgo block (`host_goals_by_process`): one process's geometric mean
+    moves less than its points, but it moves (docs/statistics.md)."""
+    first = host_dir / 'results.json'
+    docs = [first] + sorted(host_dir.glob('results-*.json'),
+                            key=lambda f: int(f.stem.split('-')[1]))
+    if len(docs) < 2:
+        return
+    data = json.loads(first.read_text())
+    by_process = pgo.host_goals_by_process([json.loads(d.read_text()) for d in docs], train)
+    data.setdefault('pgo', {})['host_goals_by_process'] = by_process
+    first.write_text(json.dumps(data, indent=1) + '\n')
+    text = pgo.host_goals_by_process_text(by_process)
+    if text:
+        print(f'kfront pgo: {text}', flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.goals is not None:
         return show_goals(args)
@@ -225,9 +248,11 @@ def run(args: argparse.Namespace) -> int:
         annotate(out / 'qemu' / 'results.json', meta, order)
     if not args.no_host and status == 0:
         status = _sub(['host', '--variants', compared, '--variants-file', str(vfile),
-                       '--out', str(out / 'host'), *quick])
+                       '--out', str(out / 'host'), '--repeat', str(args.host_repeat),
+                       *quick])
         if (out / 'host' / 'results.json').exists():
             annotate(out / 'host' / 'results.json', meta, order)
+            goals_by_process(out / 'host', meta['train'])
     print(f'kfront pgo: wrote {out}')
     return status
 

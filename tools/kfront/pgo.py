@@ -146,6 +146,36 @@ def goals(data: dict[str, Any], train: str, model: str = 'skylake',
     return out
 
 
+def host_goals_by_process(docs: list[dict[str, Any]], train: str) -> list[dict[str, Any]]:
+    """The host goal's figures (pgo / best-of(O2, Os): geometric mean and
+    worst point, trained and held out) in each timing process's results
+    document, the first's first (kfront pgo --host-repeat)."""
+    out = []
+    for d in docs:
+        g = goals(d, train)
+        out.append({part: {k: g[part][k] for k in ('tsc_geomean_vs_best', 'tsc_worst_vs_best')
+                           if k in g[part]} for part in ('trained', 'held_out')})
+    return out
+
+
+def host_goals_by_process_text(by_process: list[dict[str, Any]]) -> str:
+    """"host geomean pgo/best(O2,Os) in each of 2 processes: trained 0.981,
+    0.990 (worst 1.054, 1.060); held out ..."; '' with one process."""
+    if len(by_process) < 2:
+        return ''
+    parts = []
+    for part, name in (('trained', 'trained'), ('held_out', 'held out')):
+        g = [p[part].get('tsc_geomean_vs_best') for p in by_process]
+        w = [p[part].get('tsc_worst_vs_best') for p in by_process]
+        if all(x is None for x in g):
+            continue
+        parts.append(f'{name} ' + ', '.join('-' if x is None else f'{x:.3f}' for x in g)
+                     + ' (worst ' + ', '.join('-' if x is None else f'{x:.3f}' for x in w)
+                     + ')')
+    return (f'host geomean pgo/best(O2,Os) in each of {len(by_process)} timing processes: '
+            + '; '.join(parts)) if parts else ''
+
+
 def cell(row: dict[str, Any], key: str, fmt: str = '.3f') -> str:
     """A figure of a goal table's row, or '-' where the row has none."""
     value = row.get(key)
