@@ -186,8 +186,9 @@ class CpuTime(unittest.TestCase):
         self.assertAlmostEqual(cand.cpu_processes[0], 2 ** 0.5)
         self.assertAlmostEqual(cand.cpu_processes[1], 1.0)
         text = flags.ranked_table([o2, cand], 'cpu', 'skylake', 'AMD EPYC')
-        self.assertIn('CPU time/O2 in each of 2 timing processes (--host-repeat), the '
-                      "first's in the table: O2 1.000, 1.000; cand 1.414, 1.000", text)
+        self.assertIn('CPU time/O2 in each of 2 timing processes of its batch '
+                      "(--host-repeat), the first's in the table: O2 1.000, 1.000; "
+                      'cand 1.414, 1.000', text)
         self.assertIn('The order by CPU time (fastest first) is the same in every process: '
                       'O2 < cand', text)
         o2, cand = flags.score_batch(RESULTS, SIZES, VARIANTS, HOST, 0,

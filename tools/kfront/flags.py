@@ -236,8 +236,8 @@ def cpu_processes_lines(scores: list[Score]) -> list[str]:
         return [name for _, name in sorted(here)]
     orders = [order(i) for i in range(k)]
     same = all(o == orders[0] for o in orders)
-    lines = [f'CPU time/O2 in each of {k} timing processes (--host-repeat), the first\'s '
-             'in the table: ' + '; '.join(
+    lines = [f'CPU time/O2 in each of {k} timing processes of its batch (--host-repeat), '
+             'the first\'s in the table: ' + '; '.join(
                  f'{s.name} ' + ', '.join('n/a' if x is None else f'{x:.3f}'
                                           for x in s.cpu_processes) for s in timed)]
     lines.append('The order by CPU time (fastest first) is the same in every process: '
