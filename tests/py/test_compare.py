@@ -3,6 +3,7 @@
 
 import argparse
 import contextlib
+import csv
 import dataclasses
 import io
 import json
@@ -158,9 +159,17 @@ class TestCompare(unittest.TestCase):
                 path.write_text(json.dumps(run_doc(flip)), encoding="utf-8")
                 paths.append(path)
             out, err = io.StringIO(), io.StringIO()
+            csv_file = Path(tmp) / "cmp.csv"
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                status = cli.main(["compare", str(paths[0]), str(paths[1]), "--json"])
+                status = cli.main(["compare", str(paths[0]), str(paths[1]), "--json",
+                                   "--csv", str(csv_file)])
+            csv_rows = list(csv.DictReader(csv_file.open(encoding="utf-8")))
         self.assertEqual(status, 0, err.getvalue())
+        # the CSV: the kernel's rows, then the host harnesses', told apart
+        parts = [r["part"] for r in csv_rows]
+        self.assertEqual(set(parts), {"own", "host"})
+        self.assertEqual(parts, sorted(parts, key=lambda p: p == "host"))
+        self.assertIn("not repeated", {r["b_verdict"] for r in csv_rows if r["part"] == "host"})
         text, doc = err.getvalue(), json.loads(out.getvalue())
         self.assertIn("Real-CPU time: the host harness of each run (A/host, B/host)", text)
         self.assertIn("calib.calls Os (win in A, not repeated in B)", text)

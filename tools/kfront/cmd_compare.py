@@ -14,7 +14,7 @@ from . import compare, model, output, results, stats, term
 
 CSV_HEADERS = ["bench", "footprint", "group", "state", "variant", "counter",
                "a_per_op", "b_per_op", "ratio", "ratio_lo", "ratio_hi", "p_holm",
-               "significant", "digest_differs", "a_verdict", "b_verdict"]
+               "significant", "digest_differs", "a_verdict", "b_verdict", "part"]
 
 
 def percent(text: str) -> float:
@@ -96,7 +96,9 @@ def document(args: argparse.Namespace, cmp: compare.Comparison,
             "regressions": None if bad is None else [_row_dict(r) for r in bad]}
 
 
-def _csv_rows(cmp: compare.Comparison) -> list[list[str]]:
+def _csv_rows(cmp: compare.Comparison, part: str = "own") -> list[list[str]]:
+    """The rows as CSV; `part`: "own" for the documents' own results,
+    "host" for the host harnesses of two kfront run documents."""
     out = []
     for r in cmp.rows:
         d = _row_dict(r)
@@ -105,7 +107,7 @@ def _csv_rows(cmp: compare.Comparison) -> list[list[str]]:
             d["bench"], d["footprint"], d["group"], d["state"], d["variant"], d["counter"],
             d["a_per_op"], d["b_per_op"], d["ratio"], ci[0], ci[1], d["p_holm"],
             str(d["significant"]).lower(), str(d["digest_differs"]).lower(),
-            d["a_verdict"], d["b_verdict"])])
+            d["a_verdict"], d["b_verdict"], part)])
     return out
 
 
@@ -134,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     output.emit_json(args, document(args, cmp, bad, host))
     if args.csv:
         try:
-            output.write_csv(args.csv, CSV_HEADERS, _csv_rows(cmp))
+            output.write_csv(args.csv, CSV_HEADERS,
+                             _csv_rows(cmp) + (_csv_rows(host, "host") if host else []))
         except OSError as exc:
             # 2, never 1: exit 1 means a regression to a CI gate.
             print(f"kfront compare: error: cannot write {exc.filename or args.csv}: "
