@@ -118,12 +118,18 @@ def summary(processes: list[Results]) -> dict[str, Any]:
     baseline = first.baseline or 'O2'
     by_process = [_points(r) for r in processes]
     rows = _rows(by_process, baseline)
-    pooled = _pooled(by_process, rows, baseline)
+    pooled = _pooled(by_process, rows, baseline) if len(processes) > 1 else None
+    for r in rows:
+        r['pooled'] = {v: pooled['ratios'][(r['bench'], r['footprint'], v)]
+                       for v in r['verdicts']
+                       if pooled and (r['bench'], r['footprint'], v) in pooled['ratios']}
     return {'processes': len(processes), 'baseline': baseline,
             'geomeans': _geomeans(by_process, baseline),
             'half_widths': [_half_width_median(ps) for ps in by_process],
             'moves': _moves(rows, by_process[0], len(processes), baseline),
-            'pooled': pooled,
+            'pooled': None if pooled is None else {
+                'tally': pooled['tally'], 'ratios': len(pooled['ratios']),
+                'method': pooled['method']},
             'halves': _halves(by_process, rows, baseline),
             'rule': 'each variant\'s verdict against the baseline (verdict.outcome) in '
                     'every process; a point where one differs calls no winner for it',
@@ -139,54 +145,47 @@ def _half_width_median(points: dict[tuple[str, int], dict[str, Result]]) -> floa
     process can be several times noisier than the next
     (docs/statistics.md), and its verdicts then call less."""
     widths = [iv[0] for vs in points.values() for e in vs.values()
-              if e.counters[COUNTER].ratio is not None
               for iv in [_interval(e)] if iv is not None]
     return round(stats.median(widths), 4) if widths else None
 
 
-def _per_op(e: Result) -> list[float]:
-    return [x / e.iters for x in e.counters[COUNTER].samples]
-
-
 def _pooled(by_process: list[dict[tuple[str, int], dict[str, Result]]],
-            rows: list[dict[str, Any]], baseline: str) -> dict[str, Any] | None:
-    """Each variant's time ratio to the baseline at each point pooled over
-    the processes (stats.two_level_ratio: processes, then their runs,
-    resampled), Holm-corrected over all of them as a document's ratios
-    are, and its verdict by the verdict's rule: a win or loss where the
-    interval excludes 1 and the corrected p is below 0.05. Unlike the
-    rule above (the same verdict in every process), it weighs how far the
-    processes are apart rather than which side of the line each fell on:
-    docs/statistics.md compares the two. Writes each row's `pooled` and
-    returns the block's tally; None with fewer than two processes."""
-    if len(by_process) < 2:
-        return None
-    found: list[tuple[dict[str, Any], str, stats.Interval, float, list[float]]] = []
+            rows: list[dict[str, Any]], baseline: str) -> dict[str, Any]:
+    """Each variant's time ratio to the baseline at each point of `rows`
+    pooled over the processes (stats.two_level_ratio: processes, then
+    their runs, resampled), Holm-corrected over all of them as a
+    document's ratios are, with its verdict by the verdict's rule
+    (verdict.called). Unlike the rule above (the same verdict in every
+    process), it weighs how far the processes are apart rather than
+    which side of the line each fell on: docs/statistics.md compares the
+    two. Returns `ratios` by (bench, footprint, variant), each variant's
+    `tally` and the `method`."""
+    found: list[tuple[tuple[str, int, str], stats.Interval, float, list[float]]] = []
     for r in rows:
-        r['pooled'] = {}
         point = (r['bench'], r['footprint'])
         for v in r['verdicts']:
             here = [ps.get(point, {}) for ps in by_process]
             if any(v not in h or baseline not in h for h in here):
                 continue
-            groups = [(_per_op(h[v]), _per_op(h[baseline])) for h in here]
+            groups = [tuple(stats.per_op(h[name].counters[COUNTER].samples, h[name].iters)
+                            for name in (v, baseline)) for h in here]
             iv, p = stats.two_level_ratio(
                 groups, seed=stats.seed_for(r['bench'], r['footprint'], v, 'pooled'))
             if iv is None or p is None:
                 continue
             medians = [stats.median([x for g in groups for x in g[i]]) for i in (0, 1)]
-            found.append((r, v, iv, p, medians))
+            found.append(((*point, v), iv, p, medians))
+    ratios: dict[tuple[str, int, str], dict[str, Any]] = {}
     tally: dict[str, dict[str, int]] = {}
-    for (r, v, iv, p, medians), adj in zip(found, stats.holm([f[3] for f in found])):
-        won = (iv.excludes_one and adj < 1 - stats.DEFAULT_CONFIDENCE
-               and not stats.next_to_nothing(*medians))
-        outcome = (verdict.WIN if iv.value < 1 else verdict.LOSS) if won else verdict.TIE
-        r['pooled'][v] = {'value': round(iv.value, 4), 'lo': round(iv.lo, 4),
-                          'hi': None if iv.unbounded else round(iv.hi, 4),
-                          'p': p, 'p_holm': adj, 'verdict': outcome}
-        t = tally.setdefault(v, {verdict.WIN: 0, verdict.TIE: 0, verdict.LOSS: 0})
+    for (key, iv, p, medians), adj in zip(found, stats.holm([f[2] for f in found])):
+        outcome = verdict.called(iv.value, iv.excludes_one
+                                 and adj < 1 - stats.DEFAULT_CONFIDENCE, *medians)
+        ratios[key] = {'value': round(iv.value, 4), 'lo': round(iv.lo, 4),
+                       'hi': None if iv.unbounded else round(iv.hi, 4),
+                       'p': p, 'p_holm': adj, 'verdict': outcome}
+        t = tally.setdefault(key[2], {verdict.WIN: 0, verdict.TIE: 0, verdict.LOSS: 0})
         t[outcome] += 1
-    return {'tally': tally, 'ratios': len(found),
+    return {'ratios': ratios, 'tally': tally,
             'method': 'two-level percentile bootstrap over processes and their runs '
                       '(stats.two_level_ratio), Holm over the block\'s ratios'}
 
@@ -204,27 +203,21 @@ def _halves(by_process: list[dict[tuple[str, int], dict[str, Result]]],
     k = len(by_process) // 2
     if k < 2:
         return None
-    halves = (by_process[:k], by_process[k:2 * k])
+    halves = (range(k), range(k, 2 * k))
 
-    def by_repeat(half: list[dict[tuple[str, int], dict[str, Result]]]
-                  ) -> dict[tuple[str, int, str], str]:
+    def by_repeat(half: range) -> dict[tuple[str, int, str], str]:
         out = {}
         for r in rows:
-            point = (r['bench'], r['footprint'])
-            for v in r['verdicts']:
-                vs = {verdict.outcome(ps[point][v], ps[point][baseline], COUNTER)
-                      for ps in half if v in ps.get(point, {})
-                      and baseline in ps.get(point, {})}
+            for v, vs in r['verdicts'].items():
+                seen = {vs[i] for i in half if vs[i] is not None}
                 # a point not repeated calls no winner, as a tie does
-                out[(*point, v)] = vs.pop() if len(vs) == 1 else verdict.TIE
+                out[(r['bench'], r['footprint'], v)] = \
+                    seen.pop() if len(seen) == 1 else verdict.TIE
         return out
 
-    def by_pool(half: list[dict[tuple[str, int], dict[str, Result]]]
-                ) -> dict[tuple[str, int, str], str]:
-        copy = [{k: v for k, v in r.items() if k != 'pooled'} for r in rows]
-        _pooled(half, copy, baseline)
-        return {(r['bench'], r['footprint'], v): p['verdict']
-                for r in copy for v, p in r['pooled'].items()}
+    def by_pool(half: range) -> dict[tuple[str, int, str], str]:
+        pooled = _pooled([by_process[i] for i in half], rows, baseline)
+        return {key: p['verdict'] for key, p in pooled['ratios'].items()}
 
     out: dict[str, Any] = {'processes_each': k}
     for name, rule in (('repeat', by_repeat), ('pooled', by_pool)):

@@ -397,15 +397,24 @@ WIN, LOSS, TIE = "win", "loss", "tie"
 OUTCOMES = (WIN, LOSS, TIE)
 
 
+def called(value: float, significant: bool, median: float, base_median: float) -> str:
+    """The rule's call on a ratio with an interval: WIN or LOSS where it is
+    significant (its interval excludes 1 after Holm's correction) and
+    neither median is next to nothing, else TIE. outcome() judges a
+    result by it, repeats.py a ratio pooled over timing processes."""
+    if significant and not stats.next_to_nothing(median, base_median):
+        return WIN if value < 1 else LOSS
+    return TIE
+
+
 def outcome(e: Result, base: Result, counter: str) -> str:
     """A variant's result at one point against the baseline's, by the rule
     every tally counts with (RULE): WIN, LOSS or TIE."""
     c, bc = e.counters[counter], base.counters[counter]
     r = c.ratio
-    if r is not None and r.marked and not stats.next_to_nothing(
-            c.per_op.median, bc.per_op.median):
-        return WIN if r.value < 1 else LOSS
-    if r is None and _above_a_zero_baseline(_per_op(e, c), _per_op(base, bc)):
+    if r is not None:
+        return called(r.value, r.marked, c.per_op.median, bc.per_op.median)
+    if _above_a_zero_baseline(_per_op(e, c), _per_op(base, bc)):
         return LOSS
     return TIE
 
