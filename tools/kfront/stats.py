@@ -251,20 +251,30 @@ def bootstrap_ratio(test: Sequence[float], base: Sequence[float],
         paired = len(test) == len(base)
     if paired and len(test) != len(base):
         raise ValueError("a paired bootstrap needs equal run counts")
-    ratios = sorted(_ratio_resamples(test, base, random.Random(seed),
-                                     resamples, paired))
+    how = "paired" if paired else "independent"
+    return _from_resamples(_ratio_resamples(test, base, random.Random(seed),
+                                            resamples, paired),
+                           median(test) / base_med, resamples, confidence,
+                           f"{how} percentile bootstrap over runs of the ratio "
+                           "of medians")
+
+
+def _from_resamples(ratios: list[float], value: float, resamples: int,
+                    confidence: float, method: str
+                    ) -> tuple[Interval | None, float | None]:
+    """The percentile interval of the resampled ratios (those with a
+    defined ratio; no interval where more than alpha/2 had none) and the
+    p-value of "it is 1": twice the smaller share on one side of 1."""
     if not ratios:
         return None, None
+    ratios = sorted(ratios)
     below = _percentile_rank(ratios, 1.0)
     p = min(1.0, 2.0 * min(below, 1.0 - below))
     alpha = (1.0 - confidence) / 2.0
     if resamples - len(ratios) > alpha * resamples:
         return None, p
-    how = "paired" if paired else "independent"
-    return Interval(median(test) / base_med, _percentile(ratios, alpha),
-                    _percentile(ratios, 1.0 - alpha), confidence, resamples,
-                    f"{how} percentile bootstrap over runs of the ratio "
-                    "of medians", len(ratios)), p
+    return Interval(value, _percentile(ratios, alpha), _percentile(ratios, 1.0 - alpha),
+                    confidence, resamples, method, len(ratios)), p
 
 
 def bootstrap_ratio_ci(test: Sequence[float], base: Sequence[float],
@@ -353,7 +363,8 @@ def two_level_ratio(groups: Sequence[tuple[Sequence[float], Sequence[float]]],
     understates the variation between them (two groups give three
     distinct draws); docs/statistics.md measures how its verdicts repeat.
     None (and no p) with fewer than two groups, a group of too few or
-    unpaired runs, or a zero base median."""
+    unpaired runs, or a zero base median; no interval (but a p) where
+    too many resamples drew a zero base median."""
     if len(groups) < 2 or any(len(t) != len(b) or len(t) < MIN_RUNS_FOR_CI
                               for t, b in groups):
         return None, None
@@ -375,16 +386,9 @@ def two_level_ratio(groups: Sequence[tuple[Sequence[float], Sequence[float]]],
         mb = median(b)
         if mb != 0:
             ratios.append(median(t) / mb)
-    alpha = (1.0 - confidence) / 2.0
-    if resamples - len(ratios) > alpha * resamples:
-        return None, None
-    ratios.sort()
-    below = _percentile_rank(ratios, 1.0)
-    return (Interval(median(all_t) / base_med, _percentile(ratios, alpha),
-                     _percentile(ratios, 1.0 - alpha), confidence, resamples,
-                     "two-level percentile bootstrap over processes and their runs "
-                     "of the ratio of medians", len(ratios)),
-            min(1.0, 2.0 * min(below, 1.0 - below)))
+    return _from_resamples(ratios, median(all_t) / base_med, resamples, confidence,
+                           "two-level percentile bootstrap over processes and their "
+                           "runs of the ratio of medians")
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
