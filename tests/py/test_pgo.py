@@ -184,14 +184,18 @@ class Goals(unittest.TestCase):
                 (('O2', 50.0), ('Os', 40.0), ('pgo', pgo_tsc))]}
         tmp = Path(tempfile.mkdtemp(prefix='kfront-pgo-host-'))
         self.addCleanup(shutil.rmtree, tmp)
-        (tmp / 'results.json').write_text(json.dumps(doc(42.0)))
-        cmd_pgo.goals_by_process(tmp, 'net.*')         # one process: nothing
-        self.assertNotIn('pgo', json.loads((tmp / 'results.json').read_text()))
+        meta = {'train': 'net.*', 'checksum': 'c', 'tree': 't'}
+        first = tmp / 'results.json'
+        first.write_text(json.dumps(doc(42.0)))
+        with contextlib.redirect_stdout(io.StringIO()):
+            cmd_pgo.annotate(first, meta)              # one process: nothing
+        self.assertNotIn('host_goals_by_process', json.loads(first.read_text())['pgo'])
+        first.write_text(json.dumps(doc(42.0)))
         (tmp / 'results-2.json').write_text(json.dumps(doc(38.0)))
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            cmd_pgo.goals_by_process(tmp, 'net.*')
-        stored = json.loads((tmp / 'results.json').read_text())['pgo']['host_goals_by_process']
+            cmd_pgo.annotate(first, meta)
+        stored = json.loads(first.read_text())['pgo']['host_goals_by_process']
         self.assertEqual([p['trained']['tsc_geomean_vs_best'] for p in stored], [1.05, 0.95])
         self.assertEqual(stored[0]['held_out'], {})
         self.assertIn('host geomean pgo/best(O2,Os) in each of 2 timing processes: trained '

@@ -166,7 +166,8 @@ def annotate(results_json: Path, meta: dict[str, Any],
              order: dict[str, Any] | None = None) -> None:
     """results.json gains `pgo`: training set, profile checksum and tree,
     and which workloads were trained on and which held out; with a
-    function order, its checksum and pgo-layout's figures (`layout`)."""
+    function order, its checksum and pgo-layout's figures (`layout`); with
+    several timing processes, the host goal's figures of each."""
     data = json.loads(results_json.read_text())
     trained, held = pgo.split_held_out((r['bench'] for r in data.get('results', [])),
                                        meta['train'])
@@ -177,30 +178,31 @@ def annotate(results_json: Path, meta: dict[str, Any],
         data['pgo']['layout'] = {k: order[k] for k in (
             'checksum', 'method', 'functions', 'executed', 'edges', 'max_cluster')}
         data['pgo']['layout']['points'] = pgo_layout.compare(data)
+    by_process = goals_by_process(results_json, data, meta['train'])
     results_json.write_text(json.dumps(data, indent=1) + '\n')
     print(pgo.goals_text(data['pgo']['goals'], results_json.parent.name), flush=True)
+    if by_process:
+        print(by_process, flush=True)
     if order is not None:
         print(pgo_layout.compare_text(data['pgo']['layout']['points'],
                                       results_json.parent.name), flush=True)
 
 
-def goals_by_process(host_dir: Path, train: str) -> None:
-    """With several timing processes (results-N.json beside results.json):
-    the host goal's figures of each, printed and stored in results.json's
-    pgo block (`host_goals_by_process`): one process's geometric mean
-    moves less than its points, but it moves (docs/statistics.md)."""
-    first = host_dir / 'results.json'
-    docs = [first] + sorted(host_dir.glob('results-*.json'),
-                            key=lambda f: int(f.stem.split('-')[1]))
-    if len(docs) < 2:
-        return
-    data = json.loads(first.read_text())
-    by_process = pgo.host_goals_by_process([json.loads(d.read_text()) for d in docs], train)
-    data.setdefault('pgo', {})['host_goals_by_process'] = by_process
-    first.write_text(json.dumps(data, indent=1) + '\n')
+def goals_by_process(results_json: Path, data: dict[str, Any], train: str) -> str:
+    """With several timing processes (results-N.json beside results.json,
+    whose document is `data`): the host goal's figures of each, stored in
+    data's pgo block (`host_goals_by_process`), and the line that says
+    them ('' with one process). One process's geometric mean moves less
+    than its points, but it moves (docs/statistics.md)."""
+    more = sorted(results_json.parent.glob('results-*.json'),
+                  key=lambda f: int(f.stem.split('-')[1]))
+    if not more:
+        return ''
+    by_process = pgo.host_goals_by_process(
+        [data] + [json.loads(f.read_text()) for f in more], train)
+    data['pgo']['host_goals_by_process'] = by_process
     text = pgo.host_goals_by_process_text(by_process)
-    if text:
-        print(f'kfront pgo: {text}', flush=True)
+    return f'kfront pgo: {text}' if text else ''
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,7 +254,6 @@ def run(args: argparse.Namespace) -> int:
                        *quick])
         if (out / 'host' / 'results.json').exists():
             annotate(out / 'host' / 'results.json', meta, order)
-            goals_by_process(out / 'host', meta['train'])
     print(f'kfront pgo: wrote {out}')
     return status
 
