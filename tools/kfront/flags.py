@@ -116,12 +116,13 @@ def _against_o2(entries: list[dict[str, Any]], variant: str
             if e['variant'] == variant and (e['bench'], e['group']) in base]
 
 
-def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0
-             ) -> tuple[float | None, list[float] | None]:
+def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0,
+             interval: bool = True) -> tuple[float | None, list[float] | None]:
     """The geometric mean over benchmarks of variant's median TSC time per
     operation over O2's, both from one host-harness run (variants
     interleaved run by run), with its bootstrap interval (None where the
-    runs are too few); (None, None) without both variants' times."""
+    runs are too few, or not asked for); (None, None) without both
+    variants' times."""
     pairs = []
     for e, b in _against_o2(at_footprint(host, footprint), variant):
         mine, ref = _per_op_samples(e, 'tsc'), _per_op_samples(b, 'tsc')
@@ -131,6 +132,8 @@ def cpu_time(host: dict[str, Any], variant: str, footprint: int = 0
         return None, None
     if variant == 'O2':     # against itself: 1, and no interval to give
         return 1.0, None
+    if not interval:
+        return stats.geomean([stats.median(t) / stats.median(b) for t, b in pairs]), None
     value, lo, hi = verdict.geomean_ci(pairs, stats.seed_for('flags', variant))
     return value, [lo, hi] if lo is not None and hi is not None else None
 
@@ -188,8 +191,9 @@ def score_batch(results: dict[str, Any], sizes: list[dict[str, Any]],
         if interval:
             sc.intervals['cpu'] = interval
         if host and more_hosts:
-            sc.cpu_processes = [sc.ratios['cpu']] + [cpu_time(h, v.name, footprint)[0]
-                                                     for h in more_hosts]
+            # the further processes' figures only: no interval to bootstrap
+            sc.cpu_processes = [sc.ratios['cpu']] + [
+                cpu_time(h, v.name, footprint, interval=False)[0] for h in more_hosts]
         out.append(sc)
     return out
 
