@@ -76,13 +76,11 @@ def host_batch(args: argparse.Namespace, work: Path, n: int) -> list[dict] | Non
     first = results.build_results(run_, extra)
     docs = [first]
     if args.host_repeat > 1:
-        problem = repeat_processes(cmd, out, args.timeout, 'kfront flags', first,
-                                   args.host_repeat)
+        problem, more = repeat_processes(cmd, out, args.timeout, 'kfront flags', first,
+                                         args.host_repeat)
         if problem:
             print(f'kfront flags: batch {n}: {problem}', file=sys.stderr)
-        docs += [results.load(f) for f in (out / f'results-{k}.json'
-                                           for k in range(2, args.host_repeat + 1))
-                 if f.exists()]
+        docs += more
     return docs
 
 

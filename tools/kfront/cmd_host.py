@@ -159,26 +159,30 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
 
 
 def repeat_processes(cmd: list[str], out: Path, timeout: float, who: str,
-                     first: dict[str, Any], k: int) -> str:
+                     first: dict[str, Any], k: int) -> tuple[str, list[dict[str, Any]]]:
     """Run the timing program k - 1 more times after the first process
     (whose results document is `first`), each into host-N.log and
     results-N.json, and store in first['extra']['host_repeats'] which
-    verdicts are the same in every process (repeats.py). '' or what went
-    wrong (a process without results: the block is then left out)."""
+    verdicts are the same in every process (repeats.py). Returns '' or
+    what went wrong (a process without results: the block is then left
+    out), and the further processes' results documents that were made."""
     docs = [model.from_dict(first, 'the first process')]
+    more: list[dict[str, Any]] = []
     for n in range(2, k + 1):
         run_, extra, status = run_suite_program(
             cmd, out, timeout, who, f'timing process {n} of {k}', log_name=f'host-{n}.log')
         if run_ is None or status != 0 or not run_.complete:
             return (f'timing process {n} of {k} did not complete (status {status}, see '
-                    f'{out / f"host-{n}.log"}): the verdicts are those of the first alone')
+                    f'{out / f"host-{n}.log"}): the verdicts are those of the first '
+                    'alone'), more
         extra['baseline'] = first.get('baseline')      # the first's, as kfront run set it
-        data = results.build_results(run_, extra)
-        docs.append(model.from_dict(data, str(results.save(data, out / f'results-{n}.json'))))
+        more.append(results.build_results(run_, extra))
+        docs.append(model.from_dict(more[-1],
+                                    str(results.save(more[-1], out / f'results-{n}.json'))))
     block = repeats.summary(docs)
     first.setdefault('extra', {})['host_repeats'] = block
     print(f'{who}: {repeats.line(block)}', flush=True)
-    return ''
+    return '', more
 
 
 def valgrind_variant(variant: str, args: argparse.Namespace, out: Path
@@ -257,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
         extra['valgrind'] = add_valgrind(run_, args, out)
     data = results.build_results(run_, extra)
     repeat_problem = repeat_processes(cmd, out, args.timeout, 'kfront host', data,
-                                      args.repeat) if args.repeat > 1 else ''
+                                      args.repeat)[0] if args.repeat > 1 else ''
     if repeat_problem:
         print(f'kfront host: {repeat_problem}', file=sys.stderr)
     typed = model.from_dict(data, str(results.save(data, out / 'results.json')))

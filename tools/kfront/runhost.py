@@ -41,7 +41,7 @@ def run_host(args: argparse.Namespace, out: Path, sel: kargs.Selection
         extra['baseline'] = args.baseline
     data = results.build_results(run, extra)
     k = getattr(args, 'host_repeat', 1)
-    repeat_problem = repeat_processes(cmd, out, args.timeout, 'kfront run', data, k) \
+    repeat_problem = repeat_processes(cmd, out, args.timeout, 'kfront run', data, k)[0] \
         if k > 1 else ''
     results.save(data, out / 'results.json')
     problems = ([] if status == 0 else [f'incomplete (status {status})']) + \
