@@ -164,6 +164,11 @@ class HostHarness(unittest.TestCase):
                 self.assertAlmostEqual(rs[0], median[(r['bench'], v)]
                                        / median[(r['bench'], 'O2')], places=4)
         self.assertGreater(block['moves']['pairs'], 0)
+        # each process ran from a fresh copy of the program (placement.py)
+        self.assertEqual(data['extra']['host']['placement'], 'fresh copy')
+        self.assertEqual(results.load(self.out / 'results-2.json')['extra']['host']['placement'],
+                         'fresh copy')
+        self.assertEqual(block['placement'], ['fresh copy', 'fresh copy'])
         # pooled over both processes: a verdict per row and variant
         self.assertEqual(sum(sum(t.values()) for t in block['pooled']['tally'].values()),
                          sum(len(r['pooled']) for r in block['rows']))
@@ -172,7 +177,8 @@ class HostHarness(unittest.TestCase):
         self.assertIn("a point's time ratio moved by a median of", out)
         md = (self.out / 'report.md').read_text(encoding='utf-8')
         self.assertIn('Real-CPU verdicts over timing processes', md)
-        for said in ("How noisy each process was", "How far one process's figures are",
+        for said in ("Each process ran from a fresh copy of the program",
+                     "How noisy each process was", "How far one process's figures are",
                      "Pooled over the processes instead"):
             self.assertIn(said, md)
 

@@ -9,7 +9,7 @@ import math
 import unittest
 
 from tests.py import FIXTURES
-from kfront import collect, model, repeats, results, stats, truthreport, verdict
+from kfront import collect, model, placement, repeats, results, stats, truthreport, verdict
 
 
 def process(changes: dict[tuple[str, str], dict] | None = None,
@@ -142,6 +142,23 @@ class Repeats(unittest.TestCase):
         self.assertNotIn("two-level", repeats.line(block))    # two processes: no halves
         self.assertIsNone(block["halves"])       # two processes: no halves
         self.assertIsNone(repeats.summary([process()])["pooled"])
+
+    def test_where_the_code_ran_from(self) -> None:
+        # each process's extra.host.placement (placement.py); said only
+        # when every process says the same, nothing for older documents
+        def placed(how: str | None) -> model.Results:
+            r = process()
+            if how is not None:
+                r.extra = {**r.extra, "host": {"placement": how}}
+            return r
+        fresh = repeats.summary([placed(placement.FRESH), placed(placement.FRESH)])
+        self.assertEqual(fresh["placement"], [placement.FRESH, placement.FRESH])
+        self.assertIn("fresh copy of the program", repeats.placement_text(fresh))
+        kept = repeats.summary([placed(placement.KEPT), placed(placement.KEPT)])
+        self.assertIn("do not sample where the code lands", repeats.placement_text(kept))
+        for mixed in ([placed(placement.FRESH), placed(placement.KEPT)],
+                      [placed(None), placed(None)]):
+            self.assertEqual(repeats.placement_text(repeats.summary(mixed)), "")
 
     def test_halves(self) -> None:
         """Four processes: the first two's verdicts against the last two's,

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from kfront import (argtypes, build, collect, kargs, lifecycle, model, names, paths,
-                    output, pgo, regions, repeats, report, results, term, vg)
+                    output, pgo, placement, regions, repeats, report, results, term, vg)
 from kfront.progress import Progress
 from kfront.records import Run
 
@@ -51,6 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    '(1 to 9, default 1): the first gives the figures, and a verdict that '
                    'is not the same in every process calls no winner (docs/statistics.md, '
                    '"Between runs"); each further process writes host-N.log and results-N.json')
+    p.add_argument('--keep-pages', action='store_true',
+                   help='run every timing process from the program file as it stands, '
+                   'whose code sits on the same physical pages in every process, instead '
+                   'of a fresh copy of it for each (docs/statistics.md, "Where the code '
+                   'lands")')
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS',
                    help='give up on a host program after this long (default 3600)')
@@ -136,14 +141,20 @@ def collect_run(log: Path, what: str) -> Run | None:
 
 
 def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what: str,
-                      log_name: str = 'host.log'
+                      log_name: str = 'host.log', fresh: bool = True
                       ) -> tuple[Run | None, dict[str, Any], int]:
     """Run one host program into out/LOG_NAME and collect it: (the run, or
     None when the log holds no result, the results document's extra block,
     the exit status). who/what make the progress lines ("kfront host:
-    running in user space; log: ...")."""
+    running in user space; log: ..."). With fresh, the program is first
+    replaced by a copy of itself, so that its code runs from new physical
+    pages (placement.py)."""
     log = out / log_name
     print(f'{who}: {what}; log: {log}', flush=True)
+    problem = placement.refresh(Path(cmd[0])) if fresh else ''
+    if problem:
+        print(f'{who}: {problem}', file=sys.stderr)
+    placed = placement.FRESH if fresh and not problem else placement.KEPT
     start = time.monotonic()
     status = run_program(cmd, log, timeout, Progress())
     elapsed = time.monotonic() - start
@@ -151,7 +162,8 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
     run_ = collect_run(log, log.name)
     extra: dict[str, Any] = {'context': 'user', 'source': str(log),
                              'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
-                                      'status': status}}
+                                      'status': status,
+                                      'placement': placed}}
     if run_ is None or not run_.of_type('result'):
         print(f'{who}: no result records in the log', file=sys.stderr)
         return None, extra, status
@@ -159,7 +171,8 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
 
 
 def repeat_processes(cmd: list[str], out: Path, timeout: float, who: str,
-                     first: dict[str, Any], k: int) -> tuple[str, list[dict[str, Any]]]:
+                     first: dict[str, Any], k: int, fresh: bool = True
+                     ) -> tuple[str, list[dict[str, Any]]]:
     """Run the timing program k - 1 more times after the first process
     (whose results document is `first`), each into host-N.log and
     results-N.json, and store in first['extra']['host_repeats'] which
@@ -170,7 +183,8 @@ def repeat_processes(cmd: list[str], out: Path, timeout: float, who: str,
     more: list[dict[str, Any]] = []
     for n in range(2, k + 1):
         run_, extra, status = run_suite_program(
-            cmd, out, timeout, who, f'timing process {n} of {k}', log_name=f'host-{n}.log')
+            cmd, out, timeout, who, f'timing process {n} of {k}', log_name=f'host-{n}.log',
+            fresh=fresh)
         if run_ is None or status != 0 or not run_.complete:
             return (f'timing process {n} of {k} did not complete (status {status}, see '
                     f'{out / f"host-{n}.log"}): the verdicts are those of the first '
@@ -254,14 +268,16 @@ def run(args: argparse.Namespace) -> int:
     cmd = [str(host_exe())] + (['--cpu', str(args.cpu)] if args.cpu is not None else []) \
         + suite_args(args)
     run_, extra, status = run_suite_program(cmd, out, args.timeout, 'kfront host',
-                                            'running in user space')
+                                            'running in user space',
+                                            fresh=not args.keep_pages)
     if run_ is None:
         return status or 1
     if args.valgrind:
         extra['valgrind'] = add_valgrind(run_, args, out)
     data = results.build_results(run_, extra)
     repeat_problem = repeat_processes(cmd, out, args.timeout, 'kfront host', data,
-                                      args.repeat)[0] if args.repeat > 1 else ''
+                                      args.repeat, fresh=not args.keep_pages)[0] \
+        if args.repeat > 1 else ''
     if repeat_problem:
         print(f'kfront host: {repeat_problem}', file=sys.stderr)
     typed = model.from_dict(data, str(results.save(data, out / 'results.json')))

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import stats, verdict
+from . import placement, stats, verdict
 from .model import Result, Results
 
 COUNTER = 'tsc'
@@ -124,6 +124,7 @@ def summary(processes: list[Results]) -> dict[str, Any]:
                        for v in r['verdicts']
                        if pooled and (r['bench'], r['footprint'], v) in pooled['ratios']}
     return {'processes': len(processes), 'baseline': baseline,
+            'placement': [_placement(r) for r in processes],
             'geomeans': _geomeans(by_process, baseline),
             'half_widths': [_half_width_median(ps) for ps in by_process],
             'moves': _moves(rows, by_process[0], len(processes), baseline),
@@ -137,6 +138,28 @@ def summary(processes: list[Results]) -> dict[str, Any]:
             'verdicts': sum(len(r['verdicts']) for r in rows),
             'verdicts_not_repeated': sum(len(r['flipped_pairs']) for r in rows),
             'rows': rows}
+
+
+def _placement(results: Results) -> str | None:
+    """Whether the process ran from a fresh copy of the program
+    (extra.host.placement, placement.py); None in documents from before
+    it was recorded."""
+    host = results.extra.get('host') if isinstance(results.extra, dict) else None
+    value = host.get('placement') if isinstance(host, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def placement_text(block: dict[str, Any]) -> str:
+    """Where the processes' code ran from, when every process says the
+    same; '' otherwise."""
+    kinds = set(block.get('placement') or [None])
+    if kinds == {placement.FRESH}:
+        return ('each process ran from a fresh copy of the program, so its code sat on '
+                'other physical pages')
+    if kinds == {placement.KEPT}:
+        return ('every process ran from the program file as it stood, its code on the '
+                'same physical pages: the processes do not sample where the code lands')
+    return ''
 
 
 def _half_width_median(points: dict[tuple[str, int], dict[str, Result]]) -> float | None:

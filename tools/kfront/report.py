@@ -454,6 +454,10 @@ def _repeats_section(results: Results) -> Section | None:
         f"{block.get('baseline')} (each process by the verdict's rule), {n - bad} are "
         f"the same in every process; the verdict calls no winner on the {bad} that are "
         "not (docs/statistics.md, \"Between runs\")."]
+    where = repeats.placement_text(block)
+    if where:
+        paragraphs[0] += (f" {where[0].upper()}{where[1:]} (docs/statistics.md, "
+                          "\"Where the code lands\").")
     for text, say in (
             (repeats.geomeans_text(block),
              "Geometric mean of the time ratios in each process: {}."),

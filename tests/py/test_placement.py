@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A fresh place for each timing process (tools/kfront/placement.py): the
+built program is replaced by a byte-identical copy of itself, a new file
+whose page-cache pages are new, at the same path with the same mode and
+times; programs outside the build directory are never touched, and a
+failed copy leaves the program as it was."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from kfront import paths, placement
+
+
+class RefreshTest(unittest.TestCase):
+    def setUp(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix='kfront-placement-'))
+        self.build = self.tmp / 'build'
+        (self.build / 'host').mkdir(parents=True)
+        self.exe = self.build / 'host' / 'prog'
+        self.exe.write_bytes(bytes(range(256)) * 64)
+        self.exe.chmod(0o755)
+        os.utime(self.exe, (1_000_000_000, 1_000_000_000))
+        patcher = mock.patch.object(paths, 'BUILD', self.build)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def test_a_new_file_with_the_same_bytes_mode_and_times(self) -> None:
+        before = self.exe.stat()
+        self.assertEqual(placement.refresh(self.exe), '')
+        after = self.exe.stat()
+        self.assertNotEqual(before.st_ino, after.st_ino)
+        self.assertEqual(self.exe.read_bytes(), bytes(range(256)) * 64)
+        self.assertEqual(after.st_mode, before.st_mode)
+        self.assertEqual(after.st_mtime_ns, before.st_mtime_ns)   # ninja rebuilds nothing
+        self.assertEqual(sorted(p.name for p in self.exe.parent.iterdir()), ['prog'])
+
+    def test_a_running_copy_keeps_its_file(self) -> None:
+        # a process still running the old file keeps it: the copy replaces
+        # the name, not the inode (no "text file busy")
+        with open(self.exe, 'rb') as held:
+            self.assertEqual(placement.refresh(self.exe), '')
+            self.assertEqual(held.read(4), bytes(range(4)))
+
+    def test_outside_the_build_directory_nothing_is_touched(self) -> None:
+        other = self.tmp / 'elsewhere'
+        other.write_bytes(b'x')
+        ino = other.stat().st_ino
+        problem = placement.refresh(other)
+        self.assertIn('not a program kfront built', problem)
+        self.assertEqual(other.stat().st_ino, ino)
+
+    def test_a_failed_copy_leaves_the_program_and_no_litter(self) -> None:
+        ino = self.exe.stat().st_ino
+        with mock.patch.object(shutil, 'copy2', side_effect=OSError(28, 'No space left')):
+            problem = placement.refresh(self.exe)
+        self.assertIn('could not copy', problem)
+        self.assertIn('No space left', problem)
+        self.assertEqual(self.exe.stat().st_ino, ino)
+        self.assertEqual(sorted(p.name for p in self.exe.parent.iterdir()), ['prog'])
+
+
+if __name__ == '__main__':
+    unittest.main()
