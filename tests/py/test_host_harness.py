@@ -173,7 +173,7 @@ class HostHarness(unittest.TestCase):
         self.assertEqual(sum(sum(t.values()) for t in block['pooled']['tally'].values()),
                          sum(len(r['pooled']) for r in block['rows']))
         self.assertIsNone(block['halves'])
-        self.assertIn('2 timing processes:', out)
+        self.assertIn('2 timing processes (each from a fresh copy of the program):', out)
         self.assertIn("a point's time ratio moved by a median of", out)
         md = (self.out / 'report.md').read_text(encoding='utf-8')
         self.assertIn('Real-CPU verdicts over timing processes', md)

@@ -154,8 +154,12 @@ class Repeats(unittest.TestCase):
         fresh = repeats.summary([placed(placement.FRESH), placed(placement.FRESH)])
         self.assertEqual(fresh["placement"], [placement.FRESH, placement.FRESH])
         self.assertIn("fresh copy of the program", repeats.placement_text(fresh))
+        self.assertIn("2 timing processes (each from a fresh copy of the program): ",
+                      repeats.line(fresh))
         kept = repeats.summary([placed(placement.KEPT), placed(placement.KEPT)])
         self.assertIn("do not sample where the code lands", repeats.placement_text(kept))
+        self.assertIn("2 timing processes (all from the program file as it stood): ",
+                      repeats.line(kept))
         for mixed in ([placed(placement.FRESH), placed(placement.KEPT)],
                       [placed(None), placed(None)]):
             self.assertEqual(repeats.placement_text(repeats.summary(mixed)), "")

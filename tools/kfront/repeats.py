@@ -452,7 +452,11 @@ def line(block: dict[str, Any]) -> str:
     k, n, bad = block['processes'], block['verdicts'], block['verdicts_not_repeated']
     means = geomeans_text(block)
     moves = moves_text(block, detail=False)
-    return (f'{k} timing processes: {n - bad} of {n} verdicts against '
+    kinds = set(block.get('placement') or [None])
+    where = (' (each from a fresh copy of the program)' if kinds == {placement.FRESH}
+             else ' (all from the program file as it stood)' if kinds == {placement.KEPT}
+             else '')
+    return (f'{k} timing processes{where}: {n - bad} of {n} verdicts against '
             f'{block["baseline"]} the same in every one; {bad} not repeated '
             '(no winner called on those)'
             + (f'; {moves}' if moves else '')
