@@ -19,15 +19,17 @@ from kfront import paths, placement
 class RefreshTest(unittest.TestCase):
     def setUp(self) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix='kfront-placement-'))
-        self.build = self.tmp / 'build'
+        self.root = self.tmp / 'root'
+        self.build = self.root / 'build'
         (self.build / 'host').mkdir(parents=True)
         self.exe = self.build / 'host' / 'prog'
         self.exe.write_bytes(bytes(range(256)) * 64)
         self.exe.chmod(0o755)
         os.utime(self.exe, (1_000_000_000, 1_000_000_000))
-        patcher = mock.patch.object(paths, 'BUILD', self.build)
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        for name, value in (('ROOT', self.root), ('BUILD', self.build)):
+            patcher = mock.patch.object(paths, name, value)
+            patcher.start()
+            self.addCleanup(patcher.stop)
         self.addCleanup(shutil.rmtree, self.tmp)
 
     def test_a_new_file_with_the_same_bytes_mode_and_times(self) -> None:
@@ -47,13 +49,25 @@ class RefreshTest(unittest.TestCase):
             self.assertEqual(placement.refresh(self.exe), '')
             self.assertEqual(held.read(4), bytes(range(4)))
 
-    def test_outside_the_build_directory_nothing_is_touched(self) -> None:
-        other = self.tmp / 'elsewhere'
-        other.write_bytes(b'x')
-        ino = other.stat().st_ino
-        problem = placement.refresh(other)
-        self.assertIn('not a program kfront built', problem)
-        self.assertEqual(other.stat().st_ino, ino)
+    def test_outside_the_build_directories_nothing_is_touched(self) -> None:
+        (self.root / 'tools').mkdir()
+        (self.root / 'buildx').mkdir()
+        for other in (self.tmp / 'elsewhere', self.root / 'tools' / 'prog',
+                      self.root / 'buildx' / 'prog'):
+            other.write_bytes(b'x')
+            ino = other.stat().st_ino
+            problem = placement.refresh(other)
+            self.assertIn('not a program kfront built', problem)
+            self.assertEqual(other.stat().st_ino, ino)
+
+    def test_the_flag_explorers_build_directory_too(self) -> None:
+        # kfront flags times its batches from build-flags/host/kfront-host
+        flags_exe = self.root / 'build-flags' / 'host' / 'kfront-host'
+        flags_exe.parent.mkdir(parents=True)
+        shutil.copy2(self.exe, flags_exe)
+        ino = flags_exe.stat().st_ino
+        self.assertEqual(placement.refresh(flags_exe), '')
+        self.assertNotEqual(flags_exe.stat().st_ino, ino)
 
     def test_a_failed_copy_leaves_the_program_and_no_litter(self) -> None:
         ino = self.exe.stat().st_ino

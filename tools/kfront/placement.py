@@ -33,14 +33,22 @@ FRESH = 'fresh copy'
 KEPT = 'file as it stood'
 
 
+def built_by_kfront(exe: Path) -> bool:
+    """Whether exe lies in one of kfront's build directories: build/, or
+    build-NAME/ (kfront flags builds its batches in build-flags/)."""
+    try:
+        top = exe.resolve().relative_to(paths.ROOT.resolve()).parts[0]
+    except (ValueError, IndexError):
+        return False
+    return top == paths.BUILD.name or top.startswith(f'{paths.BUILD.name}-')
+
+
 def refresh(exe: Path) -> str:
     """Replace exe, a program kfront built, by a fresh byte-identical copy
     (same path, mode and times, so ninja sees nothing to rebuild). Returns
-    '' or why not; exe is left as it was on failure. Programs outside the
-    build directory are never touched."""
-    try:
-        exe.resolve().relative_to(paths.BUILD.resolve())
-    except ValueError:
+    '' or why not; exe is left as it was on failure. Programs outside
+    kfront's build directories are never touched."""
+    if not built_by_kfront(exe):
         return f'{exe} is not a program kfront built; it runs as it stands'
     fd, tmp = tempfile.mkstemp(dir=exe.parent, prefix=f'.{exe.name}.')
     os.close(fd)

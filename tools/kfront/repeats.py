@@ -149,17 +149,22 @@ def _placement(results: Results) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _placement_of_all(block: dict[str, Any]) -> str | None:
+    """placement.FRESH or placement.KEPT when every process says the same,
+    else None."""
+    kinds = set(block.get('placement') or [None])
+    return kinds.pop() if len(kinds) == 1 and kinds <= {placement.FRESH, placement.KEPT} \
+        else None
+
+
 def placement_text(block: dict[str, Any]) -> str:
     """Where the processes' code ran from, when every process says the
     same; '' otherwise."""
-    kinds = set(block.get('placement') or [None])
-    if kinds == {placement.FRESH}:
-        return ('each process ran from a fresh copy of the program, so its code sat on '
-                'other physical pages')
-    if kinds == {placement.KEPT}:
-        return ('every process ran from the program file as it stood, its code on the '
-                'same physical pages: the processes do not sample where the code lands')
-    return ''
+    return {placement.FRESH: 'each process ran from a fresh copy of the program, so its '
+                             'code sat on other physical pages',
+            placement.KEPT: 'every process ran from the program file as it stood, its code '
+                            'on the same physical pages: the processes do not sample where '
+                            'the code lands'}.get(_placement_of_all(block), '')
 
 
 def _half_width_median(points: dict[tuple[str, int], dict[str, Result]]) -> float | None:
@@ -452,10 +457,9 @@ def line(block: dict[str, Any]) -> str:
     k, n, bad = block['processes'], block['verdicts'], block['verdicts_not_repeated']
     means = geomeans_text(block)
     moves = moves_text(block, detail=False)
-    kinds = set(block.get('placement') or [None])
-    where = (' (each from a fresh copy of the program)' if kinds == {placement.FRESH}
-             else ' (all from the program file as it stood)' if kinds == {placement.KEPT}
-             else '')
+    where = {placement.FRESH: ' (each from a fresh copy of the program)',
+             placement.KEPT: ' (all from the program file as it stood)'
+             }.get(_placement_of_all(block), '')
     return (f'{k} timing processes{where}: {n - bad} of {n} verdicts against '
             f'{block["baseline"]} the same in every one; {bad} not repeated '
             '(no winner called on those)'
