@@ -71,6 +71,19 @@ class FStatistic(unittest.TestCase):
         self.assertTrue(math.isfinite(top['p']))
         self.assertEqual(sum(f['pairs'] for f in a['by_footprint']), len(a['pairs']))
 
+    def test_frames_line(self) -> None:
+        same = {'runs': [[0x1000, 16], [0x2000, 4]], 'pages': 20}
+        other = {'runs': [[0x3000, 16], [0x2000, 4]], 'pages': 20}
+        seen = [{'copy': 1, 'round': 1, 'frames': same}, {'copy': 2, 'round': 1, 'frames': same},
+                {'copy': 1, 'round': 2, 'frames': same}, {'copy': 2, 'round': 2, 'frames': other}]
+        line = code_placement.frames_line(seen)
+        self.assertIn('1: 0x1000, 2: 0x1000', line)
+        self.assertIn('copies 2 moved between rounds', line)
+        self.assertIn('every copy on the same frames',
+                      code_placement.frames_line(seen[:3]))
+        seen[0]['frames'] = {'unavailable': 'no frame numbers'}
+        self.assertEqual(code_placement.frames_line(seen), 'frames: unavailable (no frame numbers)')
+
     def test_option_errors(self) -> None:
         res = subprocess.run([sys.executable, str(PROBE), '--copies', '1'],
                              capture_output=True, text=True)

@@ -169,6 +169,8 @@ class HostHarness(unittest.TestCase):
         self.assertEqual(results.load(self.out / 'results-2.json')['extra']['host']['placement'],
                          'fresh copy')
         self.assertEqual(block['placement'], ['fresh copy', 'fresh copy'])
+        frames = data['extra']['host']['frames']      # or why they are unavailable
+        self.assertTrue('runs' in frames or 'unavailable' in frames, frames)
         # pooled over both processes: a verdict per row and variant
         self.assertEqual(sum(sum(t.values()) for t in block['pooled']['tally'].values()),
                          sum(len(r['pooled']) for r in block['rows']))

@@ -79,5 +79,23 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(sorted(p.name for p in self.exe.parent.iterdir()), ['prog'])
 
 
+class FramesTest(unittest.TestCase):
+    def test_the_frames_of_a_file_or_why_not(self) -> None:
+        with tempfile.NamedTemporaryFile(prefix='kfront-frames-') as fh:
+            fh.write(b'k' * (3 * placement.PAGE + 1))
+            fh.flush()
+            got = placement.frames(Path(fh.name))
+        if 'unavailable' in got:            # without CAP_SYS_ADMIN: says so
+            self.assertIn('CAP_SYS_ADMIN', got['unavailable'])
+            return
+        self.assertEqual(got['pages'], 4)
+        self.assertEqual(sum(n for _, n in got['runs']), 4)
+        self.assertTrue(all(first > 0 for first, _ in got['runs']))
+
+    def test_a_missing_file(self) -> None:
+        got = placement.frames(Path('/nonexistent/kfront-program'))
+        self.assertIn('could not read the frames', got['unavailable'])
+
+
 if __name__ == '__main__':
     unittest.main()

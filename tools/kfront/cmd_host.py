@@ -155,6 +155,7 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
     if problem:
         print(f'{who}: {problem}', file=sys.stderr)
     placed = placement.FRESH if fresh and not problem else placement.KEPT
+    frames = placement.frames(Path(cmd[0]))
     start = time.monotonic()
     status = run_program(cmd, log, timeout, Progress())
     elapsed = time.monotonic() - start
@@ -163,7 +164,7 @@ def run_suite_program(cmd: list[str], out: Path, timeout: float, who: str, what:
     extra: dict[str, Any] = {'context': 'user', 'source': str(log),
                              'host': {'command': cmd, 'elapsed_s': round(elapsed, 1),
                                       'status': status,
-                                      'placement': placed}}
+                                      'placement': placed, 'frames': frames}}
     if run_ is None or not run_.of_type('result'):
         print(f'{who}: no result records in the log', file=sys.stderr)
         return None, extra, status

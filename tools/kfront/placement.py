@@ -21,16 +21,23 @@ vector, and with them its stack's layout, do not change.
 """
 from __future__ import annotations
 
+import ctypes
+import mmap
 import os
 import shutil
+import struct
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from kfront import paths
 
 # What extra.host.placement says (docs/results-schema.md).
 FRESH = 'fresh copy'
 KEPT = 'file as it stood'
+PAGE = 4096
+PFN_MASK = (1 << 55) - 1          # /proc/PID/pagemap: bits 0-54 the frame,
+PRESENT = 1 << 63                 # bit 63 the page is present
 
 
 def built_by_kfront(exe: Path) -> bool:
@@ -59,3 +66,44 @@ def refresh(exe: Path) -> str:
         Path(tmp).unlink(missing_ok=True)
         return f'could not copy {exe} afresh ({e.strerror}); it runs as it stands'
     return ''
+
+
+def frames(path: Path) -> dict[str, Any]:
+    """The physical frames that hold path's pages in the page cache, as
+    runs of consecutive frames: {"runs": [[first frame, pages], ...],
+    "pages": N}, or {"unavailable": why}. Read by mapping the file and
+    looking its pages up in /proc/self/pagemap, which gives frame numbers
+    only to a process with CAP_SYS_ADMIN (docs/statistics.md, "Where the
+    code lands"). Under a hypervisor these are the guest's frames, not
+    the host's."""
+    try:
+        size = path.stat().st_size
+        with open(path, 'rb') as fh, open('/proc/self/pagemap', 'rb') as pagemap:
+            # a private mapping is writable, so ctypes can take its address;
+            # reading it maps the page cache's own pages (nothing is written)
+            view = mmap.mmap(fh.fileno(), size, flags=mmap.MAP_PRIVATE,
+                             prot=mmap.PROT_READ | mmap.PROT_WRITE)
+            try:
+                anchor = ctypes.c_char.from_buffer(view)
+                first = ctypes.addressof(anchor) // PAGE
+                del anchor
+                pages = (size + PAGE - 1) // PAGE
+                for i in range(pages):
+                    view[i * PAGE]                  # fault each page in
+                pagemap.seek(first * 8)
+                entries = struct.unpack(f'<{pages}Q', pagemap.read(8 * pages))
+            finally:
+                view.close()
+    except (OSError, ValueError) as e:
+        return {'unavailable': f'could not read the frames of {path}: {e}'}
+    pfns = [e & PFN_MASK if e & PRESENT else 0 for e in entries]
+    if not any(pfns):
+        return {'unavailable': '/proc/self/pagemap gives no frame numbers to this '
+                'process (it needs CAP_SYS_ADMIN)'}
+    runs: list[list[int]] = []
+    for pfn in pfns:
+        if runs and pfn and runs[-1][0] and runs[-1][0] + runs[-1][1] == pfn:
+            runs[-1][1] += 1
+        else:
+            runs.append([pfn, 1])
+    return {'runs': runs, 'pages': len(pfns)}

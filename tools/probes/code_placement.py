@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kfront import build, cmd_host, collect, model, paths, repeats, results, stats  # noqa: E402
+from kfront import (build, cmd_host, collect, model, paths, placement, repeats,  # noqa: E402
+                    results, stats)
 
 RELABELLINGS = 2000
 DEFAULT_ARGS = ('variant=O2,Os,hybrid', 'bench=net.*,sched.*,mix.*',
@@ -104,6 +105,24 @@ def analyse(docs: list[model.Results], copies: int, rounds: int) -> dict[str, An
             'pairs': sorted(pairs, key=lambda p: -p['F'])}
 
 
+def frames_line(seen: list[dict[str, Any]]) -> str:
+    """Whether each copy's pages stayed on the same physical frames from
+    round to round (placement.frames before each process)."""
+    by_copy: dict[int, list[dict[str, Any]]] = {}
+    for s in seen:
+        by_copy.setdefault(s['copy'], []).append(s['frames'])
+    why = next((f['unavailable'] for fs in by_copy.values() for f in fs
+                if 'unavailable' in f), None)
+    if why:
+        return f'frames: unavailable ({why})'
+    moved = [c for c, fs in sorted(by_copy.items())
+             if any(f['runs'] != fs[0]['runs'] for f in fs[1:])]
+    starts = ', '.join(f'{c}: {fs[0]["runs"][0][0]:#x}' for c, fs in sorted(by_copy.items()))
+    return (f'frames (the first of each copy: {starts}): '
+            + (f'copies {", ".join(map(str, moved))} moved between rounds' if moved
+               else 'every copy on the same frames in every round'))
+
+
 def print_summary(a: dict[str, Any], top: int = 10) -> None:
     print(f'{a["copies"]} copies x {a["rounds"]} rounds; time ratios to {a["baseline"]}; '
           'F: between-copy / within-copy mean square of the log ratio')
@@ -147,12 +166,15 @@ def main(argv: list[str]) -> int:
     program = out / 'program'              # every process runs from this one path
     args = a.args or list(DEFAULT_ARGS)
     docs = []
+    seen: list[dict[str, Any]] = []       # each process's frames of its copy
     try:
         for k in range(a.rounds):
             for c, copy in enumerate(copies):
                 log = out / f'copy-{c + 1}-round-{k + 1}.log'
                 print(f'code_placement: copy {c + 1}, round {k + 1}: {log}', flush=True)
                 copy.replace(program)
+                seen.append({'copy': c + 1, 'round': k + 1,
+                             'frames': placement.frames(program)})
                 try:
                     status = cmd_host.run_program([str(program)] + args, log, a.timeout)
                 finally:
@@ -168,8 +190,10 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(out / 'copies', ignore_errors=True)
     found = analyse(docs, a.copies, a.rounds)
     found['command'] = ['tools/probes/code_placement.py'] + argv
+    found['frames'] = seen
     (out / 'placement.json').write_text(json.dumps(found, indent=1) + '\n')
     print_summary(found)
+    print(frames_line(seen))
     print(f'code_placement: wrote {out / "placement.json"}')
     return 0
 
