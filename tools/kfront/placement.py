@@ -6,13 +6,14 @@ A program's code runs from the page cache's pages of its file. Every
 process of one file runs from the same physical pages until the file is
 replaced or its pages are evicted, so processes run back to back share
 one placement, and a run hours later, after a rebuild, has another. The
-L2 and the caches beyond it are indexed by physical address, so the
-placement decides which code lines compete for a set once the code no
-longer fits the L1i. On the development VM one copy of the host
-program made the hybrid 1.22 to 1.52 times as slow as O2 at footprint 64
-in each of the three processes run from it, where six processes of the
-build's own file gave 0.94 to 1.16; at other times the copies did not
-differ (docs/statistics.md, "Where the code lands").
+caches beyond the L1i are indexed by physical address, and under a
+hypervisor the host maps the guest's pages once more. On the
+development VM one copy of the host program made the hybrid 1.22 to 1.52
+times as slow as O2 at footprint 64 in each of the three processes run
+from it, where six processes of the build's own file gave 0.94 to 1.16;
+other copies slowed it at other footprints, and at other times the
+copies did not differ. Why is not known (docs/statistics.md, "Where the
+code lands").
 
 So before each timing process the built program is replaced by a
 byte-identical copy of itself: a new file, whose pages the kernel places
