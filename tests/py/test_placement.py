@@ -78,6 +78,14 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(self.exe.stat().st_ino, ino)
         self.assertEqual(sorted(p.name for p in self.exe.parent.iterdir()), ['prog'])
 
+    def test_a_copy_stopped_by_ctrl_c_leaves_no_litter(self) -> None:
+        ino = self.exe.stat().st_ino
+        with mock.patch.object(shutil, 'copy2', side_effect=KeyboardInterrupt):
+            with self.assertRaises(KeyboardInterrupt):
+                placement.refresh(self.exe)
+        self.assertEqual(self.exe.stat().st_ino, ino)
+        self.assertEqual(sorted(p.name for p in self.exe.parent.iterdir()), ['prog'])
+
 
 class FramesTest(unittest.TestCase):
     def test_the_frames_of_a_file_or_why_not(self) -> None:

@@ -64,8 +64,10 @@ def refresh(exe: Path) -> str:
         shutil.copy2(exe, tmp)
         os.replace(tmp, exe)
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
         return f'could not copy {exe} afresh ({e.strerror}); it runs as it stands'
+    finally:
+        # gone after the replace; left by a failure or a ^C during the copy
+        Path(tmp).unlink(missing_ok=True)
     return ''
 
 
