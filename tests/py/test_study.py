@@ -17,7 +17,7 @@ from pathlib import Path
 from unittest import mock
 
 from tests.py import FIXTURES
-from kfront import cmd_study, collect, explain, paths, results, study
+from kfront import cmd_study, collect, explain, paths, placement, results, study
 
 
 def counters(per_op: dict[str, float], ratio: dict | None = None) -> dict:
@@ -339,6 +339,18 @@ class Repeat(unittest.TestCase):
                       'in one and a loss in the other. A point\'s time ratio moved by a '
                       'median of 0.0 % between the runs (at most 0.0 %: ', same)
         self.assertIn("where the first run's 95 % intervals (median ±", same)
+
+    def test_where_the_code_ran_from(self) -> None:
+        # the fixture documents, like every study before 2026-12-07, say
+        # nothing of the placement: both ran the build's file as it stood
+        first, again = host_doc(), host_doc()
+        text = study.render(study.Inputs(sim=None, host=first, host_again=again))
+        self.assertIn("Both timing runs ran the build's program file as it stood", text)
+        for doc in (first, again):
+            doc['extra']['host'] = {'placement': placement.FRESH}
+        text = study.render(study.Inputs(sim=None, host=first, host_again=again))
+        self.assertIn('Each timing run ran from a fresh copy of the program', text)
+        self.assertNotIn('as it stood', text)
 
     def test_points_marked_where_os_moved(self) -> None:
         """The per-footprint table marks `!` where Os's verdict against O2

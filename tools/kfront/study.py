@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import (compare, explain, model, repeats, results, sim, stats, stringhelpers, svg,
-               uopshare, verdict)
+from . import (compare, explain, model, placement, repeats, results, sim, stats,
+               stringhelpers, svg, uopshare, verdict)
 
 BASE, OTHER = 'O2', 'Os'
 TOP = 5
@@ -163,9 +163,29 @@ def repeat_lines(inp: Inputs, cmp: compare.Comparison | None, problem: str) -> l
             f'the other, and {len(agreement["reversed"])} a win in one and a loss in the other'
             f'{": " + reversed_ if reversed_ else ""}. '
             + (f'{moved[0].upper()}{moved[1:]}. ' if moved else '')
+            + _placement_sentence(inp.host, inp.host_again)
             + 'A verdict that does not repeat is this machine\'s noise, not a finding '
             '(docs/statistics.md, "Between runs").',
             '']
+
+
+def _placement_sentence(*docs: dict[str, Any] | None) -> str:
+    """Whether the timing runs ran from fresh copies of the program (so
+    that the second sampled another placement of its code in physical
+    memory) or both from the build's file as it stood, as every study did
+    before the host harness made fresh copies."""
+    def placed(doc: dict[str, Any] | None) -> Any:
+        host = ((doc or {}).get('extra') or {}).get('host')
+        return host.get('placement') if isinstance(host, dict) else None
+    kinds = {placed(d) for d in docs}
+    if kinds == {placement.FRESH}:
+        return ('Each timing run ran from a fresh copy of the program, so the second '
+                'ran its code from other physical pages. ')
+    return ('Both timing runs ran the build\'s program file as it stood, so where its '
+            'code sat in physical memory was not varied on purpose; by itself that moved '
+            'time ratios at the swept points by up to a half on the development VM, and '
+            'two runs that agree do not rule it out (docs/statistics.md, "Where the code '
+            'lands"). ')
 
 
 def _benches(*docs: dict[str, Any] | None) -> list[str]:
