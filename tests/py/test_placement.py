@@ -87,6 +87,14 @@ class RefreshTest(unittest.TestCase):
         self.assertEqual(sorted(p.name for p in self.exe.parent.iterdir()), ['prog'])
 
 
+class RecordedTest(unittest.TestCase):
+    def test_what_a_document_says(self) -> None:
+        self.assertEqual(placement.recorded({'host': {'placement': placement.FRESH}}),
+                         placement.FRESH)
+        for extra in (None, {}, {'host': None}, {'host': {}}, {'host': {'placement': 3}}):
+            self.assertIsNone(placement.recorded(extra))
+
+
 class FramesTest(unittest.TestCase):
     def test_the_frames_of_a_file_or_why_not(self) -> None:
         with tempfile.NamedTemporaryFile(prefix='kfront-frames-') as fh:

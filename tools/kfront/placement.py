@@ -41,6 +41,14 @@ PFN_MASK = (1 << 55) - 1          # /proc/PID/pagemap: bits 0-54 the frame,
 PRESENT = 1 << 63                 # bit 63 the page is present
 
 
+def recorded(extra: Any) -> str | None:
+    """A results document's extra.host.placement (FRESH or KEPT); None
+    for documents from before it was recorded."""
+    host = extra.get('host') if isinstance(extra, dict) else None
+    value = host.get('placement') if isinstance(host, dict) else None
+    return value if isinstance(value, str) else None
+
+
 def built_by_kfront(exe: Path) -> bool:
     """Whether exe lies in one of kfront's build directories: build/, or
     build-NAME/ (kfront flags builds its batches in build-flags/)."""

@@ -124,7 +124,7 @@ def summary(processes: list[Results]) -> dict[str, Any]:
                        for v in r['verdicts']
                        if pooled and (r['bench'], r['footprint'], v) in pooled['ratios']}
     return {'processes': len(processes), 'baseline': baseline,
-            'placement': [_placement(r) for r in processes],
+            'placement': [placement.recorded(r.extra) for r in processes],
             'geomeans': _geomeans(by_process, baseline),
             'half_widths': [_half_width_median(ps) for ps in by_process],
             'moves': _moves(rows, by_process[0], len(processes), baseline),
@@ -138,15 +138,6 @@ def summary(processes: list[Results]) -> dict[str, Any]:
             'verdicts': sum(len(r['verdicts']) for r in rows),
             'verdicts_not_repeated': sum(len(r['flipped_pairs']) for r in rows),
             'rows': rows}
-
-
-def _placement(results: Results) -> str | None:
-    """Whether the process ran from a fresh copy of the program
-    (extra.host.placement, placement.py); None in documents from before
-    it was recorded."""
-    host = results.extra.get('host') if isinstance(results.extra, dict) else None
-    value = host.get('placement') if isinstance(host, dict) else None
-    return value if isinstance(value, str) else None
 
 
 def _placement_of_all(block: dict[str, Any]) -> str | None:

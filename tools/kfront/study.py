@@ -174,10 +174,7 @@ def _placement_sentence(*docs: dict[str, Any] | None) -> str:
     that the second sampled another placement of its code in physical
     memory) or both from the build's file as it stood, as every study did
     before the host harness made fresh copies."""
-    def placed(doc: dict[str, Any] | None) -> Any:
-        host = ((doc or {}).get('extra') or {}).get('host')
-        return host.get('placement') if isinstance(host, dict) else None
-    kinds = {placed(d) for d in docs}
+    kinds = {placement.recorded((d or {}).get('extra')) for d in docs}
     if kinds == {placement.FRESH}:
         return ('Each timing run ran from a fresh copy of the program, so the second '
                 'ran its code from other physical pages. ')
