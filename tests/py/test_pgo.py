@@ -190,8 +190,12 @@ class Goals(unittest.TestCase):
         with contextlib.redirect_stdout(io.StringIO()):
             cmd_pgo.annotate(first, meta)              # one process: nothing
         self.assertNotIn('host_goals_by_process', json.loads(first.read_text())['pgo'])
-        first.write_text(json.dumps(doc(42.0)))
+        # the processes the document names (kfront host --repeat 2), not
+        # every results-N.json in the folder
+        first.write_text(json.dumps({**doc(42.0),
+                                     'extra': {'host_repeats': {'processes': 2}}}))
         (tmp / 'results-2.json').write_text(json.dumps(doc(38.0)))
+        (tmp / 'results-3.json').write_text(json.dumps(doc(99.0)))
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             cmd_pgo.annotate(first, meta)

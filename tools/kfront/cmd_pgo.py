@@ -189,13 +189,15 @@ def annotate(results_json: Path, meta: dict[str, Any],
 
 
 def goals_by_process(results_json: Path, data: dict[str, Any], train: str) -> str:
-    """With several timing processes (results-N.json beside results.json,
-    whose document is `data`): the host goal's figures of each, stored in
-    data's pgo block (`host_goals_by_process`), and the line that says
-    them ('' with one process). One process's geometric mean moves less
-    than its points, but it moves (docs/statistics.md)."""
-    more = sorted(results_json.parent.glob('results-*.json'),
-                  key=lambda f: int(f.stem.split('-')[1]))
+    """With several timing processes (as many as data's
+    extra.host_repeats says; process N's document is results-N.json beside
+    results.json, whose document is `data`): the host goal's figures of
+    each, stored in data's pgo block (`host_goals_by_process`), and the
+    line that says them ('' with one process). One process's geometric
+    mean moves less than its points, but it moves (docs/statistics.md)."""
+    repeated = (data.get('extra') or {}).get('host_repeats') or {}
+    more = [results_json.with_name(f'results-{n}.json')
+            for n in range(2, int(repeated.get('processes') or 1) + 1)]
     if not more:
         return ''
     by_process = pgo.host_goals_by_process(
