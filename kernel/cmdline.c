@@ -73,7 +73,7 @@ const char *cmdline_clip(char *buf, size_t n, const char *val)
 	return buf;
 }
 
-static int parse_uint(const char *s, u64 *out)
+int cmdline_parse_uint(const char *s, u64 *out)
 {
 	u64 v = 0;
 	unsigned base = 10;
@@ -139,7 +139,7 @@ static int set_value(struct cmdline *cl, int i, const char *key,
 	}
 	switch (sp->type) {
 	case PARAM_UINT:
-		if (parse_uint(val, &pv->num) || pv->num < sp->min ||
+		if (cmdline_parse_uint(val, &pv->num) || pv->num < sp->min ||
 		    pv->num > sp->max) {
 			snprintf(err, errlen,
 				 "bad value '%s' for '%s': expected an integer from %llu to %llu",

@@ -13,6 +13,7 @@
 #include <kfront/printk.h>
 #include <kfront/string.h>
 #include <kfront/suite.h>
+#include <kfront/text_placement.h>
 #include <kfront/version.h>
 
 #define MBI_MAX_SIZE	(1u << 20)	/* sanity cap on the loader's data */
@@ -160,6 +161,8 @@ void kmain(u32 magic, u64 mbi_pa)
 	parse_cmdline();
 	arch_mm_init(&bootinfo);
 	report_memory();
+	if (text_placement_apply(&kfront_cmdline, boot_err, sizeof(boot_err)))
+		usage_error("%s", boot_err);
 	acpi_init(&bootinfo);
 	if (cmdline_has(&kfront_cmdline, "crash"))
 		crash_inject(cmdline_str(&kfront_cmdline, "crash"));

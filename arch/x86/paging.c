@@ -35,7 +35,11 @@ static u64 direct_map_end;
 static u64 ioremap_next = IOREMAP_BASE;
 static u64 ioremap_large_next = IOREMAP_LARGE_BASE;
 
-extern char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
+extern char __kernel_start[], __text_start[], __text_end[], __rodata_end[],
+	__kernel_end[];
+/* Where the text runs from when paging_move_text() copied it; 0 while
+ * it runs where the boot loader put it. */
+static u64 moved_text_pa;
 
 static pte_t *alloc_table(void)
 {
@@ -116,6 +120,38 @@ static void map_direct(const struct bootinfo *bi)
 	for (u64 pa = 0; pa < end; pa += 1ULL << 21)
 		map_2m(DIRECT_MAP_BASE + pa, pa, PTE_W | PTE_NX | PTE_G);
 	direct_map_end = end;
+}
+
+u64 paging_text_phys(void)
+{
+	return moved_text_pa ? moved_text_pa : (u64)__text_start - KERNEL_VMA;
+}
+
+u64 paging_text_bytes(void)
+{
+	return (u64)(__text_end - __text_start);
+}
+
+/*
+ * The code doing this runs from the text it remaps: every instruction
+ * is fetched from one copy or the other, and both hold the same bytes,
+ * so switching page by page needs no trampoline. The text's pages are
+ * global: invlpg drops each one's old translation (a CR3 write would
+ * not). The old copy stays reserved, so nothing else ever lands on it,
+ * and is filled with int3: an instruction still fetched from it would
+ * stop the kernel with a #BP panic record instead of passing unseen.
+ */
+void paging_move_text(u64 new_pa)
+{
+	u64 start = (u64)__text_start, old_pa = paging_text_phys();
+
+	memcpy(phys_to_virt(new_pa), __text_start, paging_text_bytes());
+	for (u64 va = start; va < (u64)__text_end; va += PAGE_SIZE) {
+		map_4k(va, new_pa + (va - start), image_flags(va));
+		invlpg(va);
+	}
+	moved_text_pa = new_pa;
+	memset(phys_to_virt(old_pa), 0xcc, paging_text_bytes());
 }
 
 void paging_init(const struct bootinfo *bi)

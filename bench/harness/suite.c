@@ -77,6 +77,8 @@ static void emit_suite_begin(const struct suite *s)
 	for (int i = 0; i < s->nfootprints; i++)
 		rec_arr_u64(&rec, s->footprints[i]);
 	rec_arr_end(&rec);
+	if (suite_backend.placement_describe)
+		suite_backend.placement_describe(&rec);
 	rec_obj_end(&rec);
 	rec_emit(&rec);
 }

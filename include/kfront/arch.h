@@ -13,6 +13,16 @@ void arch_early_init(void);
 const void *arch_early_phys(u64 pa);
 /* Final page tables and the page allocator. */
 void arch_mm_init(const struct bootinfo *bi);
+/* placement=: run the kernel's text from a byte-identical copy that
+ * starts `page` 4 KiB pages into a free ARCH_TEXT_REGION-aligned physical
+ * region, at the same virtual addresses. 0, -EINVAL (page outside the
+ * region) or -ENOMEM (no free run that long). */
+#define ARCH_TEXT_REGION	(2ULL << 20)
+int arch_text_place(u32 page);
+/* Physical address of the text's first page, where it runs now, and
+ * the text's size in bytes (whole pages). */
+u64 arch_text_phys(void);
+u64 arch_text_bytes(void);
 /* CPUID says we run under a hypervisor. */
 bool arch_hypervisor_present(void);
 /* Physical address of a kernel address (direct map or image): what a

@@ -136,5 +136,9 @@ bool cmdline_flag(const struct cmdline *cl, const char *key);
 /* PARAM_UINT value, or PARAM_ENUM choice index. */
 u64 cmdline_uint(const struct cmdline *cl, const char *key);
 const char *cmdline_str(const struct cmdline *cl, const char *key);
+/* A number as a PARAM_UINT value is written (decimal, or hex after 0x):
+ * 0, -EINVAL (not a number) or -ERANGE (over 64 bits). For values a
+ * parameter's own reader decodes from a PARAM_STR (placement=). */
+int cmdline_parse_uint(const char *s, u64 *out);
 
 #endif

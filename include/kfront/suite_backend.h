@@ -9,6 +9,7 @@
 #include <kfront/types.h>
 
 struct cmdline;
+struct record;
 struct wire_ops;
 
 struct suite_backend {
@@ -22,6 +23,10 @@ struct suite_backend {
 	/* Print the training profile's records before suite_end (ring 0:
 	 * gcov_emit_kernel); NULL where nothing is profiled. */
 	u32 (*profile_dump)(void);
+	/* Add config.placement, the physical pages the code runs from
+	 * (ring 0: text_placement_describe); NULL where they are not
+	 * known (the host harness records its own, extra.host). */
+	void (*placement_describe)(struct record *rec);
 };
 
 extern const struct suite_backend suite_backend;

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The kernel under the fesim plugin: every result gets sim.* figures,
-two identical boots give identical figures (issue 6), and so does a boot
-that models nothing before the kernel's first marker, warm counted runs
+two identical boots give identical figures (issue 6), and so do a boot
+that models nothing before the kernel's first marker and one whose code
+runs from other physical pages (placement=), warm counted runs
 of code that fits the L1i miss (almost) nothing, where cold ones refill
 (issue 17: the warm call before each counted run), and the instruction
 classes and per-function tables name calib.memcpy20's copy site (issue
@@ -71,6 +72,7 @@ class Simulator(unittest.TestCase):
             cls.a = sim_boot(Path(tmp), 'a')
             cls.b = sim_boot(Path(tmp), 'b')
             cls.skip = sim_boot(Path(tmp), 'skip', skip_boot=True)
+            cls.placed = sim_boot(Path(tmp), 'placed', ARGS + ['placement=7'])
             cls.warm = sim_boot(Path(tmp), 'warm', NET_ARGS)
             cls.cold = sim_boot(Path(tmp), 'cold', NET_ARGS + ['state=cold'])
 
@@ -106,6 +108,13 @@ class Simulator(unittest.TestCase):
         self.assertGreater(header['idle_tb_runs'], 1000)
         self.assertIs(self.a['fesim_header']['skip_boot'], False)
         self.assertEqual(sim_samples(self.skip), sim_samples(self.a))
+
+    def test_physical_placement_changes_no_figure(self) -> None:
+        # The models index by virtual address (docs/fesim.md): the code
+        # run from a copy on other physical pages (placement=) gives the
+        # same figures. On a real CPU the L2 and L3 would see it.
+        self.assertEqual(self.placed['config']['placement']['page'], 7)
+        self.assertEqual(sim_samples(self.placed), sim_samples(self.a))
 
     def test_rep_movs_at_the_copy_site(self) -> None:
         # GCC -Os copies the 20-byte header with rep movsl (5 iterations

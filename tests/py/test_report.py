@@ -150,6 +150,31 @@ class TestTerminal(unittest.TestCase):
             md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
         self.assertIn("Runs: cold: each counted run follows", md)
 
+    def test_code_placement_is_stated(self) -> None:
+        """Where the kernel's code ran (config.placement): loaded, given or
+        random; nothing for documents without it (the host harness, older
+        logs)."""
+        self.assertIsNone(report.code_placement_line(None))
+        self.assertIsNone(report.code_placement_line({"how": "loaded"}))
+        loaded = report.code_placement_line(
+            {"how": "loaded", "text_pa": "0x209000", "page": 9, "text_bytes": 1593344})
+        self.assertIn("(1.52 MiB) ran from physical 0x209000, where the boot "
+                      "loader put it (page 9 of a 2 MiB region)", loaded)
+        self.assertIn("placement=N or placement=random", loaded)
+        self.assertIn("a copy at physical 0x605000 (page 5 of a 2 MiB region, "
+                      "placement=5)", report.code_placement_line(
+                          {"how": "given", "text_pa": "0x605000", "page": 5,
+                           "text_bytes": 1593344}))
+        self.assertIn("drawn at boot by placement=random", report.code_placement_line(
+            {"how": "random", "text_pa": "0x7d6000", "page": 470}))
+        r = build("clean")
+        r.config["placement"] = {"how": "given", "text_pa": "0x605000", "page": 5,
+                                 "text_bytes": 1593344}
+        with tempfile.TemporaryDirectory() as tmp:
+            report.write_all(r, Path(tmp))
+            md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
+        self.assertIn("Code placement: the kernel's code (1.52 MiB) ran from a copy", md)
+
     def test_weak_lfence_is_said(self) -> None:
         r = build("clean")
         r.machine["lfence"] = {"serialising": False,

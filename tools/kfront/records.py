@@ -342,6 +342,8 @@ MACHINE_FIELDS: dict[str, Any] = {
 CONFIG_FIELDS: dict[str, Any] = {
     "runs": "u64", "iters": "u64", "warmup": "u64", "quick": "bool",
     "method": "str", "budget_ms": "u64", "state": "str",
+    "placement": {"how": "str", "text_pa": "str", "page": "u64",
+                  "text_bytes": "u64"},
 }
 VARIANT_FIELDS: dict[str, Any] = {"name": "str", "cc": "str", "flags": "str"}
 # Per record type (docs/record-format.md). A result's samples and counters

@@ -222,6 +222,9 @@ def _machine_lines(results: Results) -> list[str]:
                f"runs {cfg.get('runs', '?')}, iterations per run "
                f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
     out.append(run_order_line(cfg.get("state")))
+    where = code_placement_line(cfg.get("placement"))
+    if where:
+        out.append(where)
     if results.wire:
         out.append(f"Wire: {results.wire}")
     return out
@@ -233,6 +236,29 @@ RUN_STATES = {
     "cold": "cold: each counted run follows the previous variant's run",
     "both": "warm and cold, each reported ((cold) marks the cold results)",
 }
+
+
+def code_placement_line(p: Any) -> str | None:
+    """Where the kernel's code ran in physical memory (placement=), in
+    words; None for the host harness and for logs from before it was
+    recorded."""
+    if not isinstance(p, dict) or not isinstance(p.get("text_pa"), str):
+        return None
+    size = p.get("text_bytes")
+    size = f" ({size / 2**20:.2f} MiB)" if isinstance(size, int) else ""
+    page = p.get("page", "?")
+    how = p.get("how")
+    if how == "loaded":
+        return (f"Code placement: the kernel's code{size} ran from physical "
+                f"{p['text_pa']}, where the boot loader put it (page {page} "
+                "of a 2 MiB region), as every boot of this image does; "
+                "placement=N or placement=random runs it from other pages "
+                "(docs/statistics.md, \"Where the code lands\")")
+    asked = "drawn at boot by placement=random" if how == "random" \
+        else f"placement={page}"
+    return (f"Code placement: the kernel's code{size} ran from a copy at "
+            f"physical {p['text_pa']} (page {page} of a 2 MiB region, "
+            f"{asked})")
 
 
 def run_order_line(state: str | None) -> str:

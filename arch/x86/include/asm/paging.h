@@ -35,6 +35,8 @@ static inline void *phys_to_virt(u64 pa)
 	return (void *)(DIRECT_MAP_BASE + pa);
 }
 
+/* Physical address of a direct-map or image address. Not of the text
+ * once paging_move_text() has run: only data is ever handed to devices. */
 static inline u64 virt_to_phys(const void *va)
 {
 	u64 v = (u64)va;
@@ -47,6 +49,13 @@ static inline u64 virt_to_phys(const void *va)
 void paging_init(const struct bootinfo *bi);
 /* Map size bytes of device memory at pa, uncached; NULL if out of room. */
 volatile void *ioremap(u64 pa, u64 size);
+/* The kernel's text: where its first page runs from now, and its size
+ * (whole pages). */
+u64 paging_text_phys(void);
+u64 paging_text_bytes(void);
+/* Run the text from a copy at new_pa (page-aligned, in the direct map,
+ * paging_text_bytes() long), at the same virtual addresses. */
+void paging_move_text(u64 new_pa);
 /* Highest physical address covered by the direct map. */
 u64 paging_direct_map_end(void);
 

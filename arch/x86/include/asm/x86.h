@@ -200,6 +200,12 @@ static inline void write_cr3(u64 v)
 	__asm__ __volatile__("mov %0, %%cr3" : : "r"(v) : "memory");
 }
 
+/* Drop the TLB entry of the page holding va, global or not. */
+static inline void invlpg(u64 va)
+{
+	__asm__ __volatile__("invlpg (%0)" : : "r"(va) : "memory");
+}
+
 static inline u64 read_cr4(void)
 {
 	u64 v;

@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""placement=: the kernel's code runs from a copy at the asked page of a
+2 MiB-aligned physical region, at the same virtual addresses, and the
+suite_begin record says where it ran. The old copy is filled with int3
+by the kernel, so a boot that ran any instruction from it would stop
+with a #BP panic: a clean boot with a placement is itself the check that
+every fetch moved."""
+from __future__ import annotations
+
+import struct
+import subprocess
+import unittest
+
+from kfront import build, paths, qemu
+from tests.boot.test_boot import USAGE_TIMEOUT, boot, records
+
+REGION = 2 << 20
+PAGE = 4096
+# A few benchmarks of each kind, both footprints' code paths.
+ARGS = ('bench=net.udp_rr,sched.ctxsw,mix.tcp_rr_wakeup', 'variant=O2,Os',
+        'quick', 'runs=3', 'warmup=1', 'footprint=0,64')
+
+
+def setUpModule() -> None:
+    if not build.build():
+        raise RuntimeError('build failed')
+
+
+def text_segment() -> tuple[int, int]:
+    """(physical address, size in bytes) of the kernel ELF's executable
+    higher-half segment: what the boot loader loads the text from."""
+    data = paths.kernel_path().read_bytes()
+    phoff, = struct.unpack_from('<Q', data, 0x20)
+    phentsize, phnum = struct.unpack_from('<HH', data, 0x36)
+    for i in range(phnum):
+        (p_type, p_flags, _off, vaddr, paddr, _filesz, memsz,
+         _align) = struct.unpack_from('<IIQQQQQQ', data, phoff + i * phentsize)
+        if p_type == 1 and p_flags & 1 and vaddr >= 0xffffffff80000000:
+            return paddr, memsz
+    raise AssertionError('no executable higher-half segment in the kernel ELF')
+
+
+def placement_of(res: qemu.BootResult) -> dict:
+    begin = records(res)[0]
+    assert begin['t'] == 'suite_begin', begin
+    return begin['config']['placement']
+
+
+def digests(res: qemu.BootResult) -> dict:
+    return {(r['bench'], r['variant'], r.get('footprint')): r['digest']
+            for r in records(res) if r['t'] == 'result'}
+
+
+class KernelPlacement(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.loaded = boot(*ARGS)
+        cls.placed = boot(*ARGS, 'placement=7')
+
+    def test_loaded_is_where_the_image_says(self) -> None:
+        self.assertEqual(self.loaded.status, 0, self.loaded.text[-2000:])
+        pa, size = text_segment()
+        self.assertEqual(placement_of(self.loaded), {
+            'how': 'loaded', 'text_pa': hex(pa), 'page': pa % REGION // PAGE,
+            'text_bytes': -(-size // PAGE) * PAGE})
+        self.assertNotIn('kfront: placement:', self.loaded.text)
+
+    def test_a_given_page(self) -> None:
+        res = self.placed
+        self.assertEqual(res.status, 0, res.text[-2000:])
+        self.assertNotIn('KFRONT PANIC', res.text)
+        p = placement_of(res)
+        pa = int(p['text_pa'], 16)
+        self.assertEqual((p['how'], p['page']), ('given', 7))
+        self.assertEqual(pa % REGION, 7 * PAGE)
+        self.assertNotEqual(pa, text_segment()[0])
+        self.assertEqual(p['text_bytes'], placement_of(self.loaded)['text_bytes'])
+        self.assertIn(f'kfront: placement: code copied to physical {p["text_pa"]} '
+                      '(page 7 of a 2 MiB region, given)', res.text)
+
+    def test_the_same_work_is_done(self) -> None:
+        """Every benchmark computes the same digests from either copy."""
+        d = digests(self.placed)
+        # two variants; net and mix at two footprints, sched at none
+        self.assertEqual(len(d), 2 * (2 + 2 + 1))
+        self.assertEqual(d, digests(self.loaded))
+
+    def test_random_is_recorded(self) -> None:
+        res = boot('bench=none', 'placement=random', timeout=USAGE_TIMEOUT)
+        self.assertEqual(res.status, 0, res.text[-2000:])
+        p = placement_of(res)
+        self.assertEqual(p['how'], 'random')
+        self.assertIn(p['page'], range(REGION // PAGE))
+        self.assertEqual(int(p['text_pa'], 16) % REGION, p['page'] * PAGE)
+
+    def test_permissions_and_symbols_survive(self) -> None:
+        """The copy is mapped as the text was: a write to it faults
+        (write, present), and the panic still names the function."""
+        res = boot('crash=wtext', 'placement=300')
+        self.assertEqual(res.status, 1, res.text[-2000:])
+        self.assertRegex(res.text, r'exception: vector 14, page fault \(#PF\), error code 0x3')
+        self.assertRegex(res.text, r'RIP: ffffffff[0-9a-f]{8} <arch_crash\+0x[0-9a-f]+>')
+
+    def test_bad_values_are_refused(self) -> None:
+        for value in ('512', 'abc', '-1', '0x200'):
+            with self.subTest(value=value):
+                res = boot(f'placement={value}', timeout=USAGE_TIMEOUT)
+                self.assertEqual(res.status, 2, res.text[-2000:])
+                self.assertIn(f'placement={value}: expected loaded, random or a '
+                              'page number 0-511', res.text)
+                self.assertNotIn('#KF2 ', res.text)
+
+    def test_the_host_harness_refuses_it(self) -> None:
+        """Its code's placement is the fresh copy's (kfront host)."""
+        exe = paths.BUILD / 'host' / 'kfront-host'
+        res = subprocess.run([str(exe), 'placement=3'], capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn('placement= is for the kernel only', res.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()
