@@ -85,6 +85,13 @@ class KernelPlacement(unittest.TestCase):
         self.assertEqual(len(d), 2 * (2 + 2 + 1))
         self.assertEqual(d, digests(self.loaded))
 
+    def test_under_uefi(self) -> None:
+        """OVMF's memory map, not SeaBIOS's: the copy still finds room."""
+        res = boot('bench=none', 'placement=5', firmware='uefi')
+        self.assertEqual(res.status, 0, res.text[-2000:])
+        p = placement_of(res)
+        self.assertEqual((p['how'], int(p['text_pa'], 16) % REGION), ('given', 5 * PAGE))
+
     def test_random_is_recorded(self) -> None:
         res = boot('bench=none', 'placement=random', timeout=USAGE_TIMEOUT)
         self.assertEqual(res.status, 0, res.text[-2000:])

@@ -9,7 +9,7 @@ from kfront import VERSION, deps, lifecycle, output
 
 # Modules that provide subcommands through register(subparsers).
 COMMAND_MODULES = ('cmd_simple', 'cmd_boot', 'cmd_test', 'cmd_run', 'cmd_size', 'cmd_flags', 'cmd_pgo',
-                   'cmd_collect', 'cmd_report', 'cmd_compare', 'cmd_host', 'cmd_lava',
+                   'cmd_collect', 'cmd_report', 'cmd_compare', 'cmd_repeats', 'cmd_host', 'cmd_lava',
                    'cmd_explain', 'cmd_study', 'cmd_simspeed')
 
 

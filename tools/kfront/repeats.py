@@ -427,9 +427,11 @@ def pooled_text(block: dict[str, Any]) -> str:
                      for v, t in pooled['tally'].items())
 
 
-def halves_text(block: dict[str, Any]) -> str:
+def halves_text(block: dict[str, Any], unit: tuple[str, str] = ('process', 'processes')
+                ) -> str:
     """How often each rule's verdicts agree between the first and the
-    second half of the processes, or '' with fewer than four."""
+    second half of the processes (or the `unit` given, singular and
+    plural), or '' with fewer than four."""
     h = block.get('halves')
     if not isinstance(h, dict) or 'pooled' not in h or 'repeat' not in h:
         return ''
@@ -437,9 +439,9 @@ def halves_text(block: dict[str, Any]) -> str:
     def one(r: dict[str, Any]) -> str:
         return (f"{r['agree']} of {r['verdicts']} agree, {r['reversed']} reversed, "
                 f"{' and '.join(map(str, r['called']))} called a win or a loss")
-    return (f"the first {h['processes_each']} processes against the next "
+    return (f"the first {h['processes_each']} {unit[1]} against the next "
             f"{h['processes_each']}: pooled, {one(h['pooled'])}; the same verdict in "
-            f"every process, {one(h['repeat'])}")
+            f"every {unit[0]}, {one(h['repeat'])}")
 
 
 def line(block: dict[str, Any]) -> str:
