@@ -4,6 +4,7 @@ files, driven through argparse as cli.py does."""
 
 import argparse
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -14,10 +15,11 @@ from pathlib import Path
 
 from tests.py import FIXTURES
 from kfront import (argtypes, cmd_boot, cmd_collect, cmd_compare, cmd_flags,
-                    cmd_host, cmd_report, cmd_run, cmd_simspeed, names)
+                    cmd_host, cmd_repeats, cmd_report, cmd_run, cmd_simspeed, names)
+from kfront.records import Record, parse_line
 
-COMMANDS = (cmd_collect, cmd_report, cmd_compare, cmd_boot, cmd_run, cmd_host,
-            cmd_flags, cmd_simspeed)
+COMMANDS = (cmd_collect, cmd_report, cmd_compare, cmd_repeats, cmd_boot, cmd_run,
+            cmd_host, cmd_flags, cmd_simspeed)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -78,15 +80,45 @@ class TestCommands(unittest.TestCase):
         self.assertTrue((self.out / "results.json").is_file())
 
     def test_collect_two_boots_and_digest(self) -> None:
-        status, _, _ = run(["collect", str(FIXTURES / "two_boots.log"),
-                            "--out", str(self.out), "--no-report"])
+        status, out, _ = run(["collect", str(FIXTURES / "two_boots.log"),
+                              "--out", str(self.out), "--no-report"])
         self.assertEqual(status, 0)
+        # TCG boots: no real-CPU time, so no `kfront repeats` to suggest
+        self.assertNotIn("kfront repeats", out)
         self.assertTrue((self.out / "run-1" / "results.json").is_file())
         self.assertTrue((self.out / "run-2" / "results.json").is_file())
         self.assertFalse((self.out / "run-1" / "report.md").exists())
         status, _, _ = run(["collect", str(FIXTURES / "digest_mismatch.log"),
                             "--out", str(self.out / "d")])
         self.assertEqual(status, 1)
+
+    def test_collect_several_bare_metal_boots(self) -> None:
+        """Two boots of one image on a real CPU, the second with its code at
+        another placement: collect names the command that asks whether
+        their verdicts repeat."""
+        spec = importlib.util.spec_from_file_location(
+            "make_pmu_log", FIXTURES / "make_pmu_log.py")
+        gen = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(gen)
+        lines = (FIXTURES / "pmu_ring0.log").read_bytes().splitlines()
+        second = []
+        for ln in lines:
+            rec = parse_line(ln)
+            if isinstance(rec, Record):
+                payload = dict(rec.payload)
+                if payload["t"] == "suite_begin":
+                    payload["cmdline"] += " placement=77"
+                second.append(gen.record_line(rec.seq, payload))
+        log = self.out / "box1.log"
+        log.write_bytes(b"\n".join(lines + second) + b"\n")
+        status, out, err = run(["collect", str(log), "--out", str(self.out / "r"),
+                                "--no-report"])
+        self.assertEqual(status, 0, err)
+        runs = [self.out / "r" / f"run-{n}" / "results.json" for n in (1, 2)]
+        self.assertIn(f"2 complete runs: `kfront repeats {runs[0]} {runs[1]}`", out)
+        status, out, err = run(["repeats", *map(str, runs)])
+        self.assertEqual(status, 0, err)
+        self.assertIn("2 runs: ", out)
 
     def test_collect_log_concatenated_with_itself(self) -> None:
         # Before the fix: two complete runs, exit 0, results counted twice.
@@ -99,6 +131,7 @@ class TestCommands(unittest.TestCase):
         self.assertIn("twice.log:44: error: duplicate_run:", err)
         self.assertIn("run 2: ", out)
         self.assertIn("DUPLICATE of run 1", out)
+        self.assertNotIn("kfront repeats", out)     # one run, written once
         self.assertTrue((self.out / "r" / "run-1" / "results.json").is_file())
         self.assertFalse((self.out / "r" / "run-2").exists())
 

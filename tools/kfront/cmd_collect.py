@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
-from . import argtypes, collect, model, output, paths, report, results, term
+from . import argtypes, cmd_repeats, collect, model, output, paths, report, results, term
 from .records import Run
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -228,6 +228,14 @@ def run(args: argparse.Namespace) -> int:
             print(report.terminal_table(res, color))
         if written:
             output.emit_results(args, [w for w, _ in written], [r for _, r in written])
+        timed = [w for w, r in written if r.complete and cmd_repeats.timed(r)[0]]
+        if len(timed) > 1:
+            # boots of one image (placement=random, days apart) timed on a
+            # CPU: do their verdicts hold in all? (docs/bare-metal.md,
+            # section 6; TCG time is the emulator's, and not asked)
+            print(f"{len(timed)} complete runs: `kfront repeats "
+                  f"{' '.join(str(w) for w in timed)}` says which real-CPU "
+                  "verdicts are the same in every one")
     except OSError as exc:
         # The file that failed (a --csv, a chart), not just the folder.
         return _error(f"cannot write {exc.filename or outdir}: {exc.strerror or exc}")
