@@ -56,4 +56,11 @@ bool vg_active(void);
 void vg_region_begin(u64 seq);
 void vg_region_end(void);
 
+/* --huge-text (text_pages.c): move the program's code onto 2 MiB pages;
+ * 0, or -1 with the reason in err. */
+int text_pages_huge(char *err, size_t errlen);
+/* suite_begin's config.text_pages: what was asked and what the kernel
+ * gave. */
+void text_pages_describe(struct record *rec);
+
 #endif

@@ -21,10 +21,11 @@ int host_cpu = -1;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: kfront-host [--cpu N | --no-pin] [KEY=VALUE | FLAG]...\n"
+	fprintf(f, "usage: kfront-host [--cpu N | --no-pin] [--huge-text] [KEY=VALUE | FLAG]...\n"
 		"Runs kfront's benchmark suite in user space; the arguments are the\n"
 		"kernel's command line (bench=GLOBS variant=LIST runs= iters= warmup=\n"
-		"footprint= quick method= budget_ms=). Records go to stdout.\n");
+		"footprint= quick method= budget_ms=). Records go to stdout.\n"
+		"--huge-text runs the code from one 2 MiB page, not the file's pages.\n");
 }
 
 /* The last CPU we may run on: CPU 0 usually takes the most interrupts. */
@@ -75,11 +76,13 @@ int main(int argc, char **argv)
 {
 	static char line[CMDLINE_MAX], err[CMDLINE_ERR_MAX];
 	int i = 1, cpu = -1;
-	bool no_pin = false;
+	bool no_pin = false, huge_text = false, under_vg;
 
 	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
 		if (!strcmp(argv[i], "--cpu") && i + 1 < argc) {
 			cpu = atoi(argv[++i]);
+		} else if (!strcmp(argv[i], "--huge-text")) {
+			huge_text = true;	/* host/text_pages.c */
 		} else if (!strcmp(argv[i], "--no-pin")) {
 			no_pin = true;	/* valgrind runs: counts, not time */
 		} else if (!strcmp(argv[i], "--help")) {
@@ -115,9 +118,19 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	/* Records are lines: a crash must never leave half of one. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	under_vg = vg_init();
+	if (huge_text && under_vg) {
+		fprintf(stderr, "kfront-host: --huge-text under valgrind: its counts "
+			"do not depend on the pages\n");
+		return EXIT_USAGE;
+	}
+	if (huge_text && text_pages_huge(err, sizeof(err))) {
+		fprintf(stderr, "kfront-host: %s\n", err);
+		return EXIT_FAILURE;
+	}
 	/* Fault every page in when it is mapped, as the kernel's direct map
 	 * is: no page fault inside a measured region. Best effort. */
-	if (!vg_init())
+	if (!under_vg)
 		mlockall(MCL_CURRENT | MCL_FUTURE);
 	printf("kfront: host harness, command line: %s\n", line);
 	return suite_main(&kfront_cmdline, NULL);

@@ -6,6 +6,8 @@
 #include <kfront/cmdline.h>
 #include <kfront/suite_backend.h>
 
+#include "host.h"
+
 /* peer= asks for a card the host harness does not have: an error, not a
  * silent run without the wire benchmarks. */
 static const struct wire_ops *host_wire_setup(const struct cmdline *cl,
@@ -21,4 +23,5 @@ const struct suite_backend suite_backend = {
 	.context = "user",
 	.watchdog = "sigalrm",
 	.wire_setup = host_wire_setup,
+	.placement_describe = text_pages_describe,
 };

@@ -56,6 +56,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    'whose code sits on the same physical pages in every process, instead '
                    'of a fresh copy of it for each (docs/statistics.md, "Where the code '
                    'lands")')
+    p.add_argument('--huge-text', action='store_true',
+                   help="run the timing program's code from one anonymous 2 MiB page, as "
+                   "Linux maps its own text, instead of the file's 4 KiB page-cache pages: "
+                   'every cache set index bit below 2 MiB then follows the link, not where '
+                   'the pages landed (host/text_pages.c; docs/host-harness.md)')
     p.add_argument('--timeout', type=argtypes.positive_seconds, default=3600.0,
                    metavar='SECONDS',
                    help='give up on a host program after this long (default 3600)')
@@ -267,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
     cmd = [str(host_exe())] + (['--cpu', str(args.cpu)] if args.cpu is not None else []) \
-        + suite_args(args)
+        + (['--huge-text'] if getattr(args, 'huge_text', False) else []) + suite_args(args)
     run_, extra, status = run_suite_program(cmd, out, args.timeout, 'kfront host',
                                             'running in user space',
                                             fresh=not args.keep_pages)

@@ -344,6 +344,8 @@ CONFIG_FIELDS: dict[str, Any] = {
     "method": "str", "budget_ms": "u64", "state": "str",
     "placement": {"how": "str", "text_pa": "str", "page": "u64",
                   "text_bytes": "u64"},
+    "text_pages": {"asked": "str", "text_bytes": "u64", "huge_bytes": "u64",
+                   "note": "str"},
 }
 VARIANT_FIELDS: dict[str, Any] = {"name": "str", "cc": "str", "flags": "str"}
 # Per record type (docs/record-format.md). A result's samples and counters

@@ -222,9 +222,10 @@ def _machine_lines(results: Results) -> list[str]:
                f"runs {cfg.get('runs', '?')}, iterations per run "
                f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
     out.append(run_order_line(cfg.get("state")))
-    where = code_placement_line(cfg.get("placement"))
-    if where:
-        out.append(where)
+    for where in (code_placement_line(cfg.get("placement")),
+                  text_pages_line(cfg.get("text_pages"))):
+        if where:
+            out.append(where)
     if results.wire:
         out.append(f"Wire: {results.wire}")
     return out
@@ -259,6 +260,25 @@ def code_placement_line(p: Any) -> str | None:
     return (f"Code placement: the kernel's code{size} ran from a copy at "
             f"physical {p['text_pa']} (page {page} of a 2 MiB region, "
             f"{asked})")
+
+
+def text_pages_line(t: Any) -> str | None:
+    """What pages the host program's code ran from (--huge-text), in
+    words; None where it was not recorded (the kernel, older logs)."""
+    if not isinstance(t, dict) or not isinstance(t.get("asked"), str):
+        return None
+    if t["asked"] != "huge":
+        return ("Code pages: the program's code ran from its file's 4 KiB page-cache "
+                "pages, wherever the kernel put them (kfront host --huge-text: one "
+                "2 MiB page)")
+    size, huge = t.get("text_bytes"), t.get("huge_bytes")
+    size = f" ({size / 2**20:.2f} MiB)" if isinstance(size, int) else ""
+    if isinstance(huge, int) and huge > 0:
+        return (f"Code pages: the program's code{size} ran from {huge >> 20} MiB of "
+                "anonymous huge pages (--huge-text), as Linux maps its own text")
+    note = t.get("note")
+    return (f"Code pages: --huge-text asked for 2 MiB pages, but the code{size} ran "
+            f"from 4 KiB pages" + (f": {note}" if note else ""))
 
 
 def run_order_line(state: str | None) -> str:
