@@ -30,8 +30,8 @@ MODULE_SECONDS = {
     'boot': {
         # re-measured after GRUB's 3 s wait left every boot (iso/grub.cfg)
         'test_lava_run': 61, 'test_boot': 43, 'test_nic': 24,
-        'test_wire': 22, 'test_signals': 20, 'test_sim': 19, 'test_pci': 10,
-        'test_boot_matrix': 10, 'test_truth_run': 7,
+        'test_wire': 22, 'test_signals': 20, 'test_sim': 25, 'test_pci': 10,
+        'test_boot_matrix': 10, 'test_kernel_placement': 10, 'test_truth_run': 7,
         # 30 s with build/pgo-train built; its first build (every fresh
         # clone) adds about 70 s
         'test_pgo_train': 100,
