@@ -12,12 +12,13 @@
 #include <kfront/cmdline.h>
 #include <kfront/counters.h>
 #include <kfront/errno.h>
+#include <kfront/mm.h>
 #include <kfront/printk.h>
 #include <kfront/record.h>
 #include <kfront/string.h>
 #include <kfront/text_placement.h>
 
-#define REGION_PAGES	(ARCH_TEXT_REGION / 4096)
+#define REGION_PAGES	(ARCH_TEXT_REGION / PAGE_SIZE)
 
 /* "loaded", "given" or "random": what placement= asked for. */
 static const char *how = "loaded";
@@ -71,7 +72,7 @@ void text_placement_describe(struct record *rec)
 	rec_obj_begin(rec, "placement");
 	rec_str(rec, "how", how);
 	rec_hex(rec, "text_pa", pa);
-	rec_u64(rec, "page", (pa % ARCH_TEXT_REGION) / 4096);
+	rec_u64(rec, "page", (pa % ARCH_TEXT_REGION) / PAGE_SIZE);
 	rec_u64(rec, "text_bytes", arch_text_bytes());
 	rec_obj_end(rec);
 }
