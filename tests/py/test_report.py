@@ -150,6 +150,20 @@ class TestTerminal(unittest.TestCase):
             md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
         self.assertIn("Runs: cold: each counted run follows", md)
 
+    def test_chart_names_never_collide(self) -> None:
+        """Bench `a-b` swept for counter `c` and bench `a` for counter
+        `b-c` make one stem: both get their title's hash, others keep
+        their plain name."""
+        drawing = object()
+        charts = [report.Chart("sweep-a-b-c", "a-b footprint sweep: c", drawing),
+                  report.Chart("sweep-a-b-c", "a footprint sweep: b-c", drawing),
+                  report.Chart("bench-x", "x", drawing)]
+        names = [c.name for c in report.unique_names(charts)]
+        self.assertEqual(len(set(names)), 3)
+        self.assertRegex(names[0], r"^sweep-a-b-c-[0-9a-f]{8}$")
+        self.assertEqual(names[2], "bench-x")
+        self.assertEqual(names, [c.name for c in report.unique_names(charts)])
+
     def test_code_placement_is_stated(self) -> None:
         """Where the kernel's code ran (config.placement): loaded, given or
         random; nothing for documents without it (the host harness, older

@@ -12,6 +12,8 @@ measure are shown with the reason, never as zero.
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import hashlib
 import re
 from pathlib import Path
@@ -682,7 +684,18 @@ def build_charts(results: Results) -> list[Chart]:
         charts.append(sweep_chart(results, b, es, cost_counter(es)))
         for sim in sim_miss_counters(es):
             charts.append(sweep_chart(results, b, es, sim))
-    return [c for c in charts if c is not None]
+    return unique_names([c for c in charts if c is not None])
+
+
+def unique_names(charts: list[Chart]) -> list[Chart]:
+    """Charts whose file names would be the same get their title's hash
+    appended: a stem joins bench and counter with hyphens, which the
+    names may hold too (bench `a-b` with counter `c`, bench `a` with
+    counter `b-c`), and one chart must never overwrite another."""
+    seen = collections.Counter(c.name for c in charts)
+    return [dataclasses.replace(c, name=f"{c.name}-" + hashlib.sha1(
+        c.title.encode("utf-8", "surrogateescape")).hexdigest()[:8])
+        if seen[c.name] > 1 else c for c in charts]
 
 
 def write_all(results: Results, outdir: Path) -> list[Path]:
