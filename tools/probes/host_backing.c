@@ -11,7 +11,7 @@
  * itself (one line per 4 KiB page, 32 KiB) stays in the L1d either way,
  * so the time per load tells the two apart.
  *
- *   host_backing [PAGES] [ROUNDS]
+ *   host_backing [PAGES] [ROUNDS] [PASSES]
  *
  * allocates PAGES (default 64) anonymous 2 MiB-aligned regions advised
  * for transparent huge pages, checks in /proc/self/smaps that each got a
@@ -21,7 +21,11 @@
  * not crowd one L1d set). Then 8 regions advised against huge pages, whose
  * 4 KiB TLB entries give the time of the other case whatever the host
  * does. One line per region: its index, whether it is a guest huge page
- * ("huge", "small", or "small-advised" for the 8), ticks per load. Built and run by hand:
+ * ("huge", "small", or "small-advised" for the 8), ticks per load. With
+ * PASSES above 1 it then keeps the regions and measures them all again
+ * every 120 s, one line per pass ("pass N: t0 t1 ..."): a region the
+ * host later backs with a huge page of its own drops to the time of a
+ * chase that fits the L1 dTLB. Built and run by hand:
  *
  *   cc -O2 -o /tmp/host_backing tools/probes/host_backing.c && /tmp/host_backing
  */
@@ -31,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 #define HUGE	(2UL << 20)
@@ -103,12 +108,17 @@ static double ticks_per_load(char *base, int rounds)
 	return best;
 }
 
+#define MAX_REGIONS	4096
+
 int main(int argc, char **argv)
 {
+	static char *bases[MAX_REGIONS + 8];
 	int n = argc > 1 ? atoi(argv[1]) : 64, rounds = argc > 2 ? atoi(argv[2]) : 15;
+	int passes = argc > 3 ? atoi(argv[3]) : 1;
 
-	if (n < 1 || rounds < 1) {
-		fprintf(stderr, "usage: host_backing [PAGES] [ROUNDS]\n");
+	if (n < 1 || n > MAX_REGIONS || rounds < 1 || passes < 1) {
+		fprintf(stderr, "usage: host_backing [PAGES (1-%d)] [ROUNDS] [PASSES]\n",
+			MAX_REGIONS);
 		return 2;
 	}
 	/* n regions advised huge, then 8 advised against: those give the
@@ -130,6 +140,15 @@ int main(int argc, char **argv)
 		printf("%d %s %.2f\n", i, huge_kb((uintptr_t)base) >= 2048 ? "huge" :
 		       i < n ? "small" : "small-advised",
 		       ticks_per_load(base, rounds));
+		fflush(stdout);
+		bases[i] = base;
+	}
+	for (int pass = 1; pass < passes; pass++) {
+		sleep(120);
+		printf("pass %d:", pass);
+		for (int i = 0; i < n + 8; i++)
+			printf(" %.2f", ticks_per_load(bases[i], rounds));
+		printf("\n");
 		fflush(stdout);
 	}
 	return 0;
