@@ -7,12 +7,12 @@ with a #BP panic: a clean boot with a placement is itself the check that
 every fetch moved."""
 from __future__ import annotations
 
-import struct
 import subprocess
 import unittest
 
 from kfront import build, paths, qemu
 from tests.boot.test_boot import USAGE_TIMEOUT, boot, records
+from tests.py.elf_segments import executable_segment
 
 REGION = 2 << 20
 PAGE = 4096
@@ -29,15 +29,8 @@ def setUpModule() -> None:
 def text_segment() -> tuple[int, int]:
     """(physical address, size in bytes) of the kernel ELF's executable
     higher-half segment: what the boot loader loads the text from."""
-    data = paths.kernel_path().read_bytes()
-    phoff, = struct.unpack_from('<Q', data, 0x20)
-    phentsize, phnum = struct.unpack_from('<HH', data, 0x36)
-    for i in range(phnum):
-        (p_type, p_flags, _off, vaddr, paddr, _filesz, memsz,
-         _align) = struct.unpack_from('<IIQQQQQQ', data, phoff + i * phentsize)
-        if p_type == 1 and p_flags & 1 and vaddr >= 0xffffffff80000000:
-            return paddr, memsz
-    raise AssertionError('no executable higher-half segment in the kernel ELF')
+    _vaddr, paddr, size = executable_segment(paths.kernel_path(), 0xffffffff80000000)
+    return paddr, size
 
 
 def placement_of(res: qemu.BootResult) -> dict:

@@ -5,12 +5,12 @@ there, and the suite_begin record says what the kernel gave."""
 from __future__ import annotations
 
 import platform
-import struct
 import subprocess
 import unittest
 from pathlib import Path
 
 from kfront import build, cmd_host, report
+from tests.py.elf_segments import executable_segment
 from tests.py.test_host_harness import records
 
 HUGE = 2 << 20
@@ -20,15 +20,8 @@ ARGS = ['bench=net.udp_rr,sched.ctxsw', 'variant=O2,Os', 'runs=3', 'warmup=1',
 
 def code_segment(exe: Path) -> tuple[int, int]:
     """(address, size) of the program's executable PT_LOAD."""
-    data = exe.read_bytes()
-    phoff, = struct.unpack_from('<Q', data, 0x20)
-    phentsize, phnum = struct.unpack_from('<HH', data, 0x36)
-    for i in range(phnum):
-        p_type, p_flags, _o, vaddr, _p, _f, memsz, _a = struct.unpack_from(
-            '<IIQQQQQQ', data, phoff + i * phentsize)
-        if p_type == 1 and p_flags & 1:
-            return vaddr, memsz
-    raise AssertionError(f'{exe}: no executable segment')
+    vaddr, _paddr, size = executable_segment(exe)
+    return vaddr, size
 
 
 def digests(recs: list[dict]) -> dict:
