@@ -159,6 +159,8 @@ void kmain(u32 magic, u64 mbi_pa)
 	       bootinfo.loader[0] ? bootinfo.loader : "unknown loader",
 	       bootinfo.efi ? "UEFI" : "BIOS");
 	parse_cmdline();
+	if (text_pages_choose(&kfront_cmdline, boot_err, sizeof(boot_err)))
+		usage_error("%s", boot_err);
 	arch_mm_init(&bootinfo);
 	report_memory();
 	if (text_placement_apply(&kfront_cmdline, boot_err, sizeof(boot_err)))

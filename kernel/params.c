@@ -13,6 +13,7 @@
 #include <kfront/pci.h>
 #include <kfront/string_helpers.h>
 #include <kfront/svc_policy.h>
+#include <kfront/text_placement.h>
 
 const char *const exit_mode_names[] = {
 	[EXIT_MODE_AUTO] = "auto", [EXIT_MODE_HALT] = "halt",
@@ -46,6 +47,12 @@ const char *const rep_string_names[] = {
 };
 _Static_assert(ARRAY_SIZE(rep_string_names) == REP_STRING_COUNT,
 	       "a name for every enum rep_string_mode");
+
+const char *const text_pages_names[] = {
+	[TEXT_PAGES_4K] = "4k", [TEXT_PAGES_2M] = "2m",
+};
+_Static_assert(ARRAY_SIZE(text_pages_names) == TEXT_PAGES_COUNT,
+	       "a name for every enum text_pages");
 
 /* crash= is read as text by arch_crash(); no enum decodes it. */
 static const char *const crash_names[] = {
@@ -102,6 +109,10 @@ const struct param_spec kfront_params[] = {
 	  .readers = PARAM_READ_KERNEL },
 	{ .key = "placement", .type = PARAM_STR, .dflt_str = "loaded",
 	  .help = "physical pages of the kernel's code: loaded (where the boot loader put it), N (a copy starting N 4 KiB pages into a 2 MiB region, 0-511) or random (N drawn at boot)",
+	  .readers = PARAM_READ_KERNEL },
+	{ .key = "textpages", .type = PARAM_ENUM,
+	  PARAM_CHOICES(text_pages_names), .dflt = TEXT_PAGES_4K,
+	  .help = "page size of the kernel's code mapping: 4k, or 2m as Linux maps its text (placement= needs 4k)",
 	  .readers = PARAM_READ_KERNEL },
 	{ .key = "serve", .type = PARAM_STR, .dflt_str = "",
 	  .help = "network services on a real NIC: echo,discard[,control]; never returns until stopped",

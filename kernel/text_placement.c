@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * placement=: which physical pages the kernel's code runs from, and the
- * record of it. On a real CPU the code's physical addresses pick its L2
+ * placement= and textpages=: which physical pages the kernel's code runs
+ * from, how big they are, and the record of it. On a real CPU the code's physical addresses pick its L2
  * and L3 sets; a verdict measured from one placement holds for that
  * placement (docs/statistics.md, "Where the code lands"). Booting the
  * same image with several placements samples them, and the suite_begin
@@ -22,6 +22,28 @@
 
 /* "loaded", "given" or "random": what placement= asked for. */
 static const char *how = "loaded";
+
+int text_pages_choose(const struct cmdline *cl, char *err, size_t errlen)
+{
+	if (cmdline_uint(cl, "textpages") != TEXT_PAGES_2M)
+		return 0;
+	/* A copy at page N of a 2 MiB region would need 4 KiB pages: in a
+	 * 2 MiB page the code's physical page offsets are its virtual
+	 * ones. */
+	if (strcmp(cmdline_str(cl, "placement"), "loaded")) {
+		snprintf(err, errlen,
+			 "placement=%s needs textpages=4k: with 2 MiB pages the code's physical page offsets are fixed by its addresses",
+			 cmdline_str(cl, "placement"));
+		return -EINVAL;
+	}
+	if (!arch_text_large_pages()) {
+		snprintf(err, errlen,
+			 "textpages=2m: this image's text does not fill whole 2 MiB pages");
+		return -EINVAL;
+	}
+	printk("kfront: textpages: code mapped with 2 MiB pages\n");
+	return 0;
+}
 
 /* A page from the TSC, mixed so that its low bits, which advance
  * steadily from reset, do not give neighbouring boots neighbouring
@@ -74,5 +96,6 @@ void text_placement_describe(struct record *rec)
 	rec_hex(rec, "text_pa", pa);
 	rec_u64(rec, "page", (pa % ARCH_TEXT_REGION) / PAGE_SIZE);
 	rec_u64(rec, "text_bytes", arch_text_bytes());
+	rec_u64(rec, "page_bytes", arch_text_page_bytes());
 	rec_obj_end(rec);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Final kernel page tables: 4 KiB pages for the kernel image so each
  * section gets exactly its permissions (text R-X, rodata R--, data RW-,
- * stack guard pages absent), 2 MiB pages for the direct map of RAM. */
+ * stack guard pages absent), 2 MiB pages for the direct map of RAM.
+ * With textpages=2m the text alone is mapped with 2 MiB pages, as Linux
+ * maps its own: the linker script gives it whole ones. */
 #include <asm/paging.h>
 #include <asm/stacks.h>
 #include <asm/x86.h>
@@ -35,11 +37,13 @@ static u64 direct_map_end;
 static u64 ioremap_next = IOREMAP_BASE;
 static u64 ioremap_large_next = IOREMAP_LARGE_BASE;
 
-extern char __kernel_start[], __text_start[], __text_end[], __rodata_end[],
-	__kernel_end[];
+extern char __kernel_start[], __text_start[], __text_end[], __rodata_start[],
+	__rodata_end[], __kernel_end[];
 /* Where the text runs from when paging_move_text() copied it; 0 while
  * it runs where the boot loader put it. */
 static u64 moved_text_pa;
+/* Set by paging_text_large_pages() before paging_init(). */
+static bool text_large;
 
 static pte_t *alloc_table(void)
 {
@@ -97,13 +101,46 @@ static u64 image_flags(u64 va)
 	return PTE_G | PTE_NX | PTE_W;			/* RW- */
 }
 
+/* End of what the text's 2 MiB pages cover: the rodata's 2 MiB
+ * boundary (arch/x86/kernel.ld). */
+static u64 text_large_end(void)
+{
+	return ALIGN_UP((u64)__text_end, LARGE_PAGE);
+}
+
 static void map_kernel_image(void)
 {
-	for (u64 va = (u64)__kernel_start; va < (u64)__kernel_end; va += PAGE_SIZE) {
+	u64 va = (u64)__kernel_start;
+
+	if (text_large) {
+		for (; va < text_large_end(); va += LARGE_PAGE)
+			map_2m(va, va - KERNEL_VMA, image_flags((u64)__text_start));
+	}
+	for (; va < (u64)__kernel_end; va += PAGE_SIZE) {
 		if (stack_is_guard_page(va))
 			continue;	/* overflow faults here */
 		map_4k(va, va - KERNEL_VMA, image_flags(va));
 	}
+}
+
+/*
+ * The boot page tables are not touched: the choice takes effect when
+ * paging_init() builds the final tables, so no live mapping ever
+ * changes its page size. Refused (false) if the image does not give the
+ * text whole 2 MiB pages, which its linker script asserts.
+ */
+bool paging_text_large_pages(void)
+{
+	if ((u64)__text_start % LARGE_PAGE ||
+	    text_large_end() > (u64)__rodata_start || pml4)
+		return false;
+	text_large = true;
+	return true;
+}
+
+u64 paging_text_page_bytes(void)
+{
+	return text_large ? LARGE_PAGE : PAGE_SIZE;
 }
 
 static void map_direct(const struct bootinfo *bi)
@@ -145,6 +182,8 @@ void paging_move_text(u64 new_pa)
 {
 	u64 start = (u64)__text_start, old_pa = paging_text_phys();
 
+	if (text_large)
+		panic("paging_move_text: the text is in 2 MiB pages");
 	memcpy(phys_to_virt(new_pa), __text_start, paging_text_bytes());
 	for (u64 va = start; va < (u64)__text_end; va += PAGE_SIZE) {
 		map_4k(va, new_pa + (va - start), image_flags(va));

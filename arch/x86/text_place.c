@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * placement=: run the kernel's text from a copy at a chosen page of a
- * 2 MiB-aligned physical region (include/kfront/arch.h). The L2 and L3
+ * The pages the kernel's text runs from (include/kfront/arch.h).
+ *
+ * textpages=2m maps it with 2 MiB pages, as Linux maps its own text: one
+ * iTLB entry per 2 MiB instead of per 4 KiB, and the code's physical
+ * address bits below 21 are its virtual ones.
+ *
+ * placement=: run the text from a copy at a chosen page of a
+ * 2 MiB-aligned physical region. The L2 and L3
  * caches are indexed by physical address, so the code's physical pages
  * decide which of its lines compete for a set there; the boot loader
  * puts one image at one address every time, so without a copy every boot
@@ -24,7 +30,7 @@ int arch_text_place(u32 page)
 	void *va;
 	u64 pa, start, end;
 
-	if (page >= REGION_PAGES)
+	if (page >= REGION_PAGES || paging_text_page_bytes() != PAGE_SIZE)
 		return -EINVAL;
 	va = alloc_pages(total);
 	if (!va)
@@ -40,6 +46,16 @@ int arch_text_place(u32 page)
 			   (pa + (total << PAGE_SHIFT) - end) >> PAGE_SHIFT);
 	paging_move_text(start);
 	return 0;
+}
+
+bool arch_text_large_pages(void)
+{
+	return paging_text_large_pages();
+}
+
+u64 arch_text_page_bytes(void)
+{
+	return paging_text_page_bytes();
 }
 
 u64 arch_text_phys(void)

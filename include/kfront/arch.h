@@ -13,10 +13,18 @@ void arch_early_init(void);
 const void *arch_early_phys(u64 pa);
 /* Final page tables and the page allocator. */
 void arch_mm_init(const struct bootinfo *bi);
+/* textpages=2m: map the kernel's text with 2 MiB pages, as Linux maps
+ * its own; called before arch_mm_init(). false if this image cannot
+ * (the text does not fill whole 2 MiB pages). */
+bool arch_text_large_pages(void);
+/* Bytes per page of the text's mapping: 4096, or 2 MiB after the call
+ * above. */
+u64 arch_text_page_bytes(void);
 /* placement=: run the kernel's text from a byte-identical copy that
  * starts `page` 4 KiB pages into a free ARCH_TEXT_REGION-aligned physical
  * region, at the same virtual addresses. 0, -EINVAL (page outside the
- * region) or -ENOMEM (no free run that long). */
+ * region, or the text is in 2 MiB pages) or -ENOMEM (no free run that
+ * long). */
 #define ARCH_TEXT_REGION	(2ULL << 20)
 int arch_text_place(u32 page);
 /* Physical address of the text's first page, where it runs now, and

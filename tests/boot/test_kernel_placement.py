@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """placement=: the kernel's code runs from a copy at the asked page of a
 2 MiB-aligned physical region, at the same virtual addresses, and the
-suite_begin record says where it ran. The old copy is filled with int3
+suite_begin record says where it ran. textpages=2m: the code is mapped
+with 2 MiB pages, as Linux maps its text. The old copy is filled with int3
 by the kernel, so a boot that ran any instruction from it would stop
 with a #BP panic: a clean boot with a placement is itself the check that
 every fetch moved."""
@@ -12,7 +13,7 @@ import unittest
 
 from kfront import build, paths, qemu
 from tests.boot.test_boot import USAGE_TIMEOUT, boot, records
-from tests.py.elf_segments import executable_segment
+from tests.py.elf_segments import PF_X, executable_segment, load_segments
 
 REGION = 2 << 20
 PAGE = 4096
@@ -55,7 +56,7 @@ class KernelPlacement(unittest.TestCase):
         pa, size = text_segment()
         self.assertEqual(placement_of(self.loaded), {
             'how': 'loaded', 'text_pa': hex(pa), 'page': pa % REGION // PAGE,
-            'text_bytes': -(-size // PAGE) * PAGE})
+            'text_bytes': -(-size // PAGE) * PAGE, 'page_bytes': PAGE})
         self.assertNotIn('kfront: placement:', self.loaded.text)
 
     def test_a_given_page(self) -> None:
@@ -64,7 +65,7 @@ class KernelPlacement(unittest.TestCase):
         self.assertNotIn('KFRONT PANIC', res.text)
         p = placement_of(res)
         pa = int(p['text_pa'], 16)
-        self.assertEqual((p['how'], p['page']), ('given', 7))
+        self.assertEqual((p['how'], p['page'], p['page_bytes']), ('given', 7, PAGE))
         self.assertEqual(pa % REGION, 7 * PAGE)
         self.assertNotEqual(pa, text_segment()[0])
         self.assertEqual(p['text_bytes'], placement_of(self.loaded)['text_bytes'])
@@ -117,6 +118,73 @@ class KernelPlacement(unittest.TestCase):
                              text=True, timeout=60)
         self.assertEqual(res.returncode, 2, res.stderr)
         self.assertIn('placement= is for the kernel only', res.stderr)
+
+
+class TextPages(unittest.TestCase):
+    """textpages=2m: the same image, its text in 2 MiB pages."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.loaded = boot(*ARGS)
+        cls.large = boot(*ARGS, 'textpages=2m')
+
+    def test_the_image_gives_the_text_whole_large_pages(self) -> None:
+        """The text starts on a 2 MiB boundary and the next segment on the
+        next one after its end: its 2 MiB pages hold nothing else."""
+        segs = [s for s in load_segments(paths.kernel_path()) if s[1] >= 0xffffffff80000000]
+        text = next(i for i, s in enumerate(segs) if s[0] & PF_X)
+        _flags, vaddr, paddr, size = segs[text]
+        self.assertEqual((vaddr % REGION, paddr % REGION), (0, 0))
+        after = segs[text + 1][1]
+        self.assertEqual(after % REGION, 0)
+        self.assertEqual(after, vaddr + -(-size // REGION) * REGION)
+
+    def test_recorded_and_said(self) -> None:
+        res = self.large
+        self.assertEqual(res.status, 0, res.text[-2000:])
+        pa, size = text_segment()
+        self.assertEqual(placement_of(res), {
+            'how': 'loaded', 'text_pa': hex(pa), 'page': 0,
+            'text_bytes': -(-size // PAGE) * PAGE, 'page_bytes': REGION})
+        self.assertIn('kfront: textpages: code mapped with 2 MiB pages', res.text)
+        self.assertNotIn('textpages:', self.loaded.text)
+
+    def test_the_same_work_is_done(self) -> None:
+        self.assertEqual(digests(self.large), digests(self.loaded))
+
+    def test_the_text_stays_read_only(self) -> None:
+        """A 2 MiB page of text is R-X like its 4 KiB pages: a write
+        faults (write, present) and the panic names the function."""
+        res = boot('crash=wtext', 'textpages=2m')
+        self.assertEqual(res.status, 1, res.text[-2000:])
+        self.assertRegex(res.text, r'exception: vector 14, page fault \(#PF\), error code 0x3')
+        self.assertRegex(res.text, r'RIP: ffffffff[0-9a-f]{8} <arch_crash\+0x[0-9a-f]+>')
+
+    def test_under_uefi(self) -> None:
+        res = boot('bench=none', 'textpages=2m', firmware='uefi')
+        self.assertEqual(res.status, 0, res.text[-2000:])
+        self.assertEqual(placement_of(res)['page_bytes'], REGION)
+
+    def test_refused_with_a_placement_and_bad_values(self) -> None:
+        cases = {('textpages=2m', 'placement=5'):
+                 'placement=5 needs textpages=4k: with 2 MiB pages the code\'s physical '
+                 'page offsets are fixed by its addresses',
+                 ('placement=random', 'textpages=2m'): 'placement=random needs textpages=4k',
+                 ('textpages=1g',): "bad value '1g' for 'textpages': expected one of 4k|2m"}
+        for args, message in cases.items():
+            with self.subTest(args=args):
+                res = boot(*args, timeout=USAGE_TIMEOUT)
+                self.assertEqual(res.status, 2, res.text[-2000:])
+                self.assertIn(message, res.text)
+                self.assertNotIn('#KF2 ', res.text)
+
+    def test_the_host_harness_refuses_it(self) -> None:
+        """Its counterpart there is kfront host --huge-text."""
+        exe = paths.BUILD / 'host' / 'kfront-host'
+        res = subprocess.run([str(exe), 'textpages=2m'], capture_output=True,
+                             text=True, timeout=60)
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertIn('textpages= is for the kernel only', res.stderr)
 
 
 if __name__ == '__main__':

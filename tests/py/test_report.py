@@ -181,6 +181,16 @@ class TestTerminal(unittest.TestCase):
                            "text_bytes": 1593344}))
         self.assertIn("drawn at boot by placement=random", report.code_placement_line(
             {"how": "random", "text_pa": "0x7d6000", "page": 470}))
+        large = {"how": "loaded", "text_pa": "0x400000", "page": 0,
+                 "text_bytes": 1593344, "page_bytes": 2 << 20}
+        self.assertIn("ran from physical 0x400000, where the boot loader put it, "
+                      "mapped with 2 MiB pages (textpages=2m)",
+                      report.code_placement_line(large))
+        self.assertIn("in 4 KiB pages", loaded)
+        self.assertEqual(report.code_placement_short(large),
+                         "kernel code at 0x400000 in 2 MiB pages (textpages=2m) "
+                         "(page 0, as loaded)")
+        self.assertIsNone(report.code_placement_short({"how": "loaded"}))
         r = build("clean")
         r.config["placement"] = {"how": "given", "text_pa": "0x605000", "page": 5,
                                  "text_bytes": 1593344}

@@ -186,6 +186,16 @@ class PolicySyntax(unittest.TestCase):
         self.assertEqual(args, ['-plugin', '/p.so,model=zen4,out=/o.jsonl,'
                                 'syms=/s.syms,skip_boot=on'])
 
+    def test_the_itlb_page_size_follows_textpages(self) -> None:
+        """The plugin cannot see the guest's page tables: the kernel's
+        textpages= sets its pages= (the last one given, as in the kernel)."""
+        self.assertEqual(sim.text_pages(['quick', 'runs=3']), '4k')
+        self.assertEqual(sim.text_pages(['textpages=2m', 'quick']), '2m')
+        self.assertEqual(sim.text_pages(['textpages=2m', 'textpages=4k']), '4k')
+        args = sim.plugin_args(Path('/p.so'), ['zen4'], Path('/o.jsonl'),
+                               pages=sim.text_pages(['textpages=2m']))
+        self.assertEqual(args, ['-plugin', '/p.so,model=zen4,out=/o.jsonl,pages=2m'])
+
 
 def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog='kfront')

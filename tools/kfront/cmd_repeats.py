@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import kargs, model, output, repeats, results, truth
+from . import kargs, model, output, repeats, report, results, truth
 from .model import Results
 
 UNIT = ('run', 'runs')
@@ -65,13 +65,9 @@ def timed(doc: Results) -> tuple[Results | None, str]:
 
 def placement_of(doc: Results) -> str:
     """Where the run's code sat in physical memory, in a few words."""
-    p = doc.config.get('placement')
-    if isinstance(p, dict) and isinstance(p.get('text_pa'), str):
-        at = f"kernel code at {p['text_pa']}"
-        if p.get('how') == 'given':
-            return f"{at} (placement={p.get('page')})"
-        how = 'placement=random' if p.get('how') == 'random' else 'as loaded'
-        return f"{at} (page {p.get('page', '?')}, {how})"
+    kernel = report.code_placement_short(doc.config.get('placement'))
+    if kernel:
+        return kernel
     host = doc.extra.get('host') if isinstance(doc.extra, dict) else None
     kind = host.get('placement') if isinstance(host, dict) else None
     if kind:

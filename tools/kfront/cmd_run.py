@@ -238,7 +238,8 @@ def run(args: argparse.Namespace) -> int:
     def plugin_for(settings: list[str], sim_file: Path) -> list[str]:
         # the kernel's harness flushes before any region: nothing before
         # its first marker reaches a figure (docs/fesim.md, skip_boot)
-        return sim.plugin_args(plugin, settings, sim_file, syms, skip_boot=True)
+        return sim.plugin_args(plugin, settings, sim_file, syms, skip_boot=True,
+                               pages=sim.text_pages(cfg.kernel_args))
     if len(benches) > 1:
         cfgs = [dataclasses.replace(
                     cfg, kernel_args=kernel_args(argparse.Namespace(**dict(

@@ -343,7 +343,7 @@ CONFIG_FIELDS: dict[str, Any] = {
     "runs": "u64", "iters": "u64", "warmup": "u64", "quick": "bool",
     "method": "str", "budget_ms": "u64", "state": "str",
     "placement": {"how": "str", "text_pa": "str", "page": "u64",
-                  "text_bytes": "u64"},
+                  "text_bytes": "u64", "page_bytes": "u64"},
     "text_pages": {"asked": "str", "text_bytes": "u64", "huge_bytes": "u64",
                    "note": "str"},
 }

@@ -241,27 +241,52 @@ RUN_STATES = {
 }
 
 
+def _text_page_words(p: dict[str, Any]) -> str:
+    """The page size of the kernel's code mapping (textpages=): '' for
+    4 KiB pages and for logs from before it was recorded."""
+    return " in 2 MiB pages (textpages=2m)" if p.get("page_bytes") == 2 << 20 else ""
+
+
+def code_placement_short(p: Any) -> str | None:
+    """config.placement in a few words, for a list of runs (kfront
+    repeats); None for the host harness and older logs."""
+    if not isinstance(p, dict) or not isinstance(p.get("text_pa"), str):
+        return None
+    at = f"kernel code at {p['text_pa']}{_text_page_words(p)}"
+    if p.get("how") == "given":
+        return f"{at} (placement={p.get('page')})"
+    how = "placement=random" if p.get("how") == "random" else "as loaded"
+    return f"{at} (page {p.get('page', '?')}, {how})"
+
+
 def code_placement_line(p: Any) -> str | None:
-    """Where the kernel's code ran in physical memory (placement=), in
-    words; None for the host harness and for logs from before it was
-    recorded."""
+    """Where the kernel's code ran in physical memory (placement=), and
+    in what pages (textpages=), in words; None for the host harness and
+    for logs from before it was recorded."""
     if not isinstance(p, dict) or not isinstance(p.get("text_pa"), str):
         return None
     size = p.get("text_bytes")
     size = f" ({size / 2**20:.2f} MiB)" if isinstance(size, int) else ""
     page = p.get("page", "?")
     how = p.get("how")
+    if how == "loaded" and p.get("page_bytes") == 2 << 20:
+        return (f"Code placement: the kernel's code{size} ran from physical "
+                f"{p['text_pa']}, where the boot loader put it, mapped with 2 MiB "
+                "pages (textpages=2m), as Linux maps its text: one iTLB entry per "
+                "2 MiB, and the code's physical address bits below 21 are its "
+                "virtual ones, so its L2 sets are the same in every boot")
     if how == "loaded":
         return (f"Code placement: the kernel's code{size} ran from physical "
                 f"{p['text_pa']}, where the boot loader put it (page {page} "
-                "of a 2 MiB region), as every boot of this image does; "
-                "placement=N or placement=random runs it from other pages "
+                "of a 2 MiB region), in 4 KiB pages, as every boot of this image "
+                "does; placement=N or placement=random runs it from other pages, "
+                "textpages=2m maps it with 2 MiB pages "
                 "(docs/statistics.md, \"Where the code lands\")")
     asked = "drawn at boot by placement=random" if how == "random" \
         else f"placement={page}"
     return (f"Code placement: the kernel's code{size} ran from a copy at "
             f"physical {p['text_pa']} (page {page} of a 2 MiB region, "
-            f"{asked})")
+            f"{asked}), in 4 KiB pages")
 
 
 def text_pages_line(t: Any) -> str | None:

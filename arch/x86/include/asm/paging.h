@@ -53,8 +53,14 @@ volatile void *ioremap(u64 pa, u64 size);
  * (whole pages). */
 u64 paging_text_phys(void);
 u64 paging_text_bytes(void);
+/* Map the text with 2 MiB pages when paging_init() runs (textpages=2m);
+ * false if the image does not allow it or the tables are built. */
+bool paging_text_large_pages(void);
+/* Bytes per page of the text's mapping: 4096 or 2 MiB. */
+u64 paging_text_page_bytes(void);
 /* Run the text from a copy at new_pa (page-aligned, in the direct map,
- * paging_text_bytes() long), at the same virtual addresses. */
+ * paging_text_bytes() long), at the same virtual addresses. Only for
+ * text in 4 KiB pages. */
 void paging_move_text(u64 new_pa);
 /* Highest physical address covered by the direct map. */
 u64 paging_direct_map_end(void);
