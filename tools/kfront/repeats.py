@@ -40,7 +40,7 @@ COUNTER = 'tsc'
 MAX_PROCESSES = 9
 
 
-def _points(results: Results) -> dict[tuple[str, int], dict[str, Result]]:
+def warm_points(results: Results) -> dict[tuple[str, int], dict[str, Result]]:
     """The warm results with a TSC counter, by (bench, footprint or 0)."""
     out: dict[tuple[str, int], dict[str, Result]] = {}
     for e in results.results:
@@ -106,7 +106,7 @@ def moves(runs: list[Results]) -> dict[str, Any] | None:
     compare and kfront study, which have two runs and no use for the
     rest."""
     baseline = runs[0].baseline or 'O2'
-    by_process = [_points(r) for r in runs]
+    by_process = [warm_points(r) for r in runs]
     return _moves(_rows(by_process, baseline), by_process[0], len(runs), baseline)
 
 
@@ -116,7 +116,7 @@ def summary(processes: list[Results]) -> dict[str, Any]:
     `extra.host_repeats` block."""
     first = processes[0]
     baseline = first.baseline or 'O2'
-    by_process = [_points(r) for r in processes]
+    by_process = [warm_points(r) for r in processes]
     rows = _rows(by_process, baseline)
     pooled = _pooled(by_process, rows, baseline) if len(processes) > 1 else None
     for r in rows:

@@ -69,11 +69,10 @@ def times(docs: list[model.Results]) -> dict[tuple[str, int, str], float]:
     TSC ticks per operation."""
     seen: dict[tuple[str, int, str], list[float]] = {}
     for d in docs:
-        for e in d.results:
-            c = e.counters.get('tsc')
-            if c is not None and e.state != 'cold':
-                seen.setdefault((e.bench, e.footprint or 0, e.variant), []).append(
-                    c.per_op.median)
+        for (bench, footprint), here in repeats.warm_points(d).items():
+            for variant, e in here.items():
+                seen.setdefault((bench, footprint, variant), []).append(
+                    e.counters[repeats.COUNTER].per_op.median)
     return {k: statistics.median(v) for k, v in seen.items()}
 
 
