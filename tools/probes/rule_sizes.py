@@ -14,10 +14,13 @@ Needs a configured build (`./kfront build`) and, for flags with
   tools/probes/rule_sizes.py 'O2=-O2' 'Os=-Os' \\
       'pgo=-O2 -fprofile-use -fprofile-partial-training -fno-profile-values'
 Prints per flag set the bytes of rules 0-63, 64-127 and of their split-off
-.cold parts.
+.cold parts, and how many bytes each of rules 0-127 keeps after its first
+`ret` (blocks placed past the return path; docs/hybrid.md, "At 128
+filter rules"): the median, and in how many fewer than 8.
 """
 import re
 import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,6 +58,25 @@ def rule_bytes(obj: Path) -> tuple[int, int, int]:
     return low, high, cold
 
 
+def bytes_after_first_ret(obj: Path) -> list[int]:
+    """Per rule 0-127 (not its .cold part): bytes from the end of its first
+    `ret` to its end."""
+    dump = subprocess.run(['objdump', '-d', '--no-show-raw-insn', str(obj)],
+                          capture_output=True, text=True, check=True).stdout
+    out = []
+    for part in re.split(r'\n(?=[0-9a-f]+ <)', dump):
+        head = re.match(r'([0-9a-f]+) <([^>]+)>:', part)
+        m = RULE.match(head.group(2)) if head else None
+        if not m or m.group(2) or int(m.group(1)) >= 128:
+            continue
+        insns = re.findall(r'\n\s+([0-9a-f]+):\s+(\S+)', part)
+        rets = [int(a, 16) for a, mnem in insns if mnem.startswith('ret')]
+        if rets and insns:
+            # the last instruction's end: the next one's start is not in this part
+            out.append(int(insns[-1][0], 16) - min(rets))
+    return out
+
+
 def measure(tag: str, flags: str, cflags: str, work: Path) -> None:
     priv = work / tag
     cmd = [sys.executable, str(ROOT / 'tools/build/build_variant.py'), '--name', tag,
@@ -64,8 +86,12 @@ def measure(tag: str, flags: str, cflags: str, work: Path) -> None:
            '--layout=-', '--benches', '', '--out', str(priv / 'v.o'),
            '--private-dir', str(priv / 'p'), str(BUILD / 'kernel/net/filter_rules.c')]
     subprocess.run(cmd, cwd=BUILD, check=True)
-    low, high, cold = rule_bytes(next((priv / 'p').glob('*_filter_rules.o')))
-    print(f'{tag:>12}: rules 0-63 {low:7,} B  rules 64-127 {high:7,} B  .cold {cold:6,} B')
+    obj = next((priv / 'p').glob('*_filter_rules.o'))
+    low, high, cold = rule_bytes(obj)
+    tails = bytes_after_first_ret(obj)
+    after = (f'after the first ret: median {statistics.median(tails):g} B, under 8 B in '
+             f'{sum(t < 8 for t in tails)} of {len(tails)}') if tails else 'no ret found'
+    print(f'{tag:>12}: rules 0-63 {low:7,} B  rules 64-127 {high:7,} B  .cold {cold:6,} B; {after}')
 
 
 def main() -> int:
