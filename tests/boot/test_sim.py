@@ -2,7 +2,8 @@
 """The kernel under the fesim plugin: every result gets sim.* figures,
 two identical boots give identical figures (issue 6), and so do a boot
 that models nothing before the kernel's first marker and one whose code
-runs from other physical pages (placement=), warm counted runs
+runs from other physical pages (placement=) or 2 MiB pages
+(textpages=), warm counted runs
 of code that fits the L1i miss (almost) nothing, where cold ones refill
 (issue 17: the warm call before each counted run), and the instruction
 classes and per-function tables name calib.memcpy20's copy site (issue
@@ -38,8 +39,9 @@ def sim_boot(tmp: Path, tag: str, args: list[str] = ARGS,
     out = tmp / f'{tag}.jsonl'
     cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=300, kernel_args=args)
     syms = sim.write_symbols(paths.kernel_path(), tmp / f'{tag}.syms')
+    # the iTLB's page size follows textpages=, as kfront run and boot pass it
     cfg.extra_qemu_args += sim.plugin_args(PLUGIN, ['skylake', 'zen4'], out, syms,
-                                           skip_boot=skip_boot)
+                                           skip_boot=skip_boot, pages=sim.text_pages(args))
     res = qemu.boot(cfg, log=tmp / f'{tag}.log')
     assert res.status == 0, res.text[-2000:]
     col = collect.collect_file(tmp / f'{tag}.log')
@@ -73,6 +75,7 @@ class Simulator(unittest.TestCase):
             cls.b = sim_boot(Path(tmp), 'b')
             cls.skip = sim_boot(Path(tmp), 'skip', skip_boot=True)
             cls.placed = sim_boot(Path(tmp), 'placed', ARGS + ['placement=7'])
+            cls.large = sim_boot(Path(tmp), 'large', ARGS + ['textpages=2m'])
             cls.warm = sim_boot(Path(tmp), 'warm', NET_ARGS)
             cls.cold = sim_boot(Path(tmp), 'cold', NET_ARGS + ['state=cold'])
 
@@ -115,6 +118,15 @@ class Simulator(unittest.TestCase):
         # same figures. On a real CPU the L2 and L3 would see it.
         self.assertEqual(self.placed['config']['placement']['page'], 7)
         self.assertEqual(sim_samples(self.placed), sim_samples(self.a))
+
+    def test_text_in_2m_pages(self) -> None:
+        # textpages=2m: the plugin's iTLB takes 2 MiB pages; these regions
+        # touch fewer pages than its L1 iTLB holds either way, so no figure
+        # moves (docs/statistics.md, "Where the code lands")
+        self.assertEqual(self.large['fesim_header']['page_size'], 2 << 20)
+        self.assertEqual(self.a['fesim_header']['page_size'], 4096)
+        self.assertEqual(self.large['config']['placement']['page_bytes'], 2 << 20)
+        self.assertEqual(sim_samples(self.large), sim_samples(self.a))
 
     def test_rep_movs_at_the_copy_site(self) -> None:
         # GCC -Os copies the 20-byte header with rep movsl (5 iterations

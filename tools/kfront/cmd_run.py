@@ -204,7 +204,9 @@ def run(args: argparse.Namespace) -> int:
     cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
                           kernel_args=kernel_args(args, bool(models)), **machine_config(args))
     if models:
-        print(f'kfront run: simulator {",".join(models)} ({model_note})', flush=True)
+        pages = ('; its iTLB in 2 MiB pages, as the kernel maps its code (textpages=2m)'
+                 if sim.text_pages(cfg.kernel_args) == '2m' else '')
+        print(f'kfront run: simulator {",".join(models)} ({model_note}){pages}', flush=True)
         if not args.quick:
             print('kfront run: simulated counts are deterministic: the kernel runs the '
                   'quick sizes with the full footprint sweep; the host harness runs '
