@@ -14,7 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import build, collect, explain, paths, qemu, results, sim
+from kfront import build, collect, explain, kargs, paths, qemu, results, sim
 
 PLUGIN = paths.BUILD / 'tools' / 'fesim' / 'libfesim.so'
 ARGS = ['bench=calib.memcpy20,calib.unlikely,sched.ctxsw', 'quick', 'runs=3', 'warmup=1']
@@ -41,7 +41,7 @@ def sim_boot(tmp: Path, tag: str, args: list[str] = ARGS,
     syms = sim.write_symbols(paths.kernel_path(), tmp / f'{tag}.syms')
     # the iTLB's page size follows textpages=, as kfront run and boot pass it
     cfg.extra_qemu_args += sim.plugin_args(PLUGIN, ['skylake', 'zen4'], out, syms,
-                                           skip_boot=skip_boot, pages=sim.text_pages(args))
+                                           skip_boot=skip_boot, pages=kargs.text_pages(args))
     res = qemu.boot(cfg, log=tmp / f'{tag}.log')
     assert res.status == 0, res.text[-2000:]
     col = collect.collect_file(tmp / f'{tag}.log')

@@ -4,12 +4,15 @@
 there, and the suite_begin record says what the kernel gave."""
 from __future__ import annotations
 
+import argparse
 import platform
 import subprocess
+import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
-from kfront import build, cmd_host, report
+from kfront import build, cmd_host, kargs, report, runhost
 from tests.py.elf_segments import executable_segment
 from tests.py.test_host_harness import records
 
@@ -84,6 +87,24 @@ class HugeText(unittest.TestCase):
                       report.text_pages_line({'asked': 'huge', 'text_bytes': 1536625,
                                               'huge_bytes': 0,
                                               'note': 'madvise(MADV_HUGEPAGE): Invalid argument'}))
+
+    def test_kfront_run_follows_the_kernels_pages(self) -> None:
+        """kfront run -- textpages=2m: the host harness's code goes onto a
+        2 MiB page too (the key itself is the kernel's, not passed on)."""
+        seen = []
+
+        def program(cmd, *_args, **_kw):
+            seen.append(cmd)
+            return None, {}, 1
+        sel = kargs.Selection(quick=True, bench='calib.empty')
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.object(runhost, 'run_suite_program', program):
+            for extra, huge in ((['textpages=2m'], True), ([], False),
+                                (['textpages=2m', 'textpages=4k'], False)):
+                runhost.run_host(argparse.Namespace(extra=extra, timeout=60),
+                                 Path(tmp), sel)
+                self.assertEqual('--huge-text' in seen[-1], huge, seen[-1])
+                self.assertNotIn('textpages=2m', seen[-1])
 
 
 if __name__ == '__main__':

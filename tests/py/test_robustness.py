@@ -13,7 +13,7 @@ from pathlib import Path
 from unittest import mock
 from typing import Any
 
-from kfront import cmd_boot, cmd_run, robustness, sim
+from kfront import cmd_boot, cmd_run, kargs, robustness, sim
 
 
 def entry(bench: str, variant: str, values: dict[str, float],
@@ -189,11 +189,11 @@ class PolicySyntax(unittest.TestCase):
     def test_the_itlb_page_size_follows_textpages(self) -> None:
         """The plugin cannot see the guest's page tables: the kernel's
         textpages= sets its pages= (the last one given, as in the kernel)."""
-        self.assertEqual(sim.text_pages(['quick', 'runs=3']), '4k')
-        self.assertEqual(sim.text_pages(['textpages=2m', 'quick']), '2m')
-        self.assertEqual(sim.text_pages(['textpages=2m', 'textpages=4k']), '4k')
+        self.assertEqual(kargs.text_pages(['quick', 'runs=3']), '4k')
+        self.assertEqual(kargs.text_pages(['textpages=2m', 'quick']), '2m')
+        self.assertEqual(kargs.text_pages(['textpages=2m', 'textpages=4k']), '4k')
         args = sim.plugin_args(Path('/p.so'), ['zen4'], Path('/o.jsonl'),
-                               pages=sim.text_pages(['textpages=2m']))
+                               pages=kargs.text_pages(['textpages=2m']))
         self.assertEqual(args, ['-plugin', '/p.so,model=zen4,out=/o.jsonl,pages=2m'])
 
 

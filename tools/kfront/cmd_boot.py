@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kfront import argtypes, build, lifecycle, names, paths, qemu, sim
+from kfront import argtypes, build, kargs, lifecycle, names, paths, qemu, sim
 
 
 def add_boot_options(p: argparse.ArgumentParser) -> None:
@@ -92,7 +92,7 @@ def sim_qemu_args(args: argparse.Namespace) -> tuple[list[str], Path | None]:
         return [], None
     out = args.sim_out or paths.BUILD / 'fesim-boot.jsonl'
     return sim.plugin_args(sim.plugin_path(), sim.parse_models(args.sim),
-                           out.resolve(), pages=sim.text_pages(args.kernel_args)), out
+                           out.resolve(), pages=kargs.text_pages(args.kernel_args)), out
 
 
 def report_sim(out: Path) -> int:

@@ -205,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
                           kernel_args=kernel_args(args, bool(models)), **machine_config(args))
     if models:
         pages = ('; its iTLB in 2 MiB pages, as the kernel maps its code (textpages=2m)'
-                 if sim.text_pages(cfg.kernel_args) == '2m' else '')
+                 if kargs.text_pages(cfg.kernel_args) == '2m' else '')
         print(f'kfront run: simulator {",".join(models)} ({model_note}){pages}', flush=True)
         if not args.quick:
             print('kfront run: simulated counts are deterministic: the kernel runs the '
@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
         # the kernel's harness flushes before any region: nothing before
         # its first marker reaches a figure (docs/fesim.md, skip_boot)
         return sim.plugin_args(plugin, settings, sim_file, syms, skip_boot=True,
-                               pages=sim.text_pages(cfg.kernel_args))
+                               pages=kargs.text_pages(cfg.kernel_args))
     if len(benches) > 1:
         cfgs = [dataclasses.replace(
                     cfg, kernel_args=kernel_args(argparse.Namespace(**dict(

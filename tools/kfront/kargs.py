@@ -47,6 +47,18 @@ def key_of(arg: str) -> str:
     return arg.split('=', 1)[0]
 
 
+def text_pages(kernel_args: list[str]) -> str:
+    """The page size the kernel maps its code with: its textpages=, the
+    last one given winning as in the kernel ('4k' by default). The
+    simulator's iTLB and the host harness's --huge-text follow it."""
+    value = '4k'
+    for arg in kernel_args:
+        key, _, val = arg.partition('=')
+        if key == 'textpages':
+            value = val
+    return value
+
+
 def build(sel: Selection, leading: tuple[str, ...] = (),
           trailing: tuple[str, ...] = ()) -> list[str]:
     """The full command line: leading defaults, the selection, trailing

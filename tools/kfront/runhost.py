@@ -29,10 +29,14 @@ def run_host(args: argparse.Namespace, out: Path, sel: kargs.Selection
     if not exe.exists():
         return None, f'the host programs were not built ({exe})'
     out.mkdir(parents=True, exist_ok=True)
-    cmd = [str(exe)] + kargs.build(sel)
+    # the kernel's code in 2 MiB pages (textpages=2m): the host program's
+    # too, or the two halves of the run would map their code differently
+    huge = kargs.text_pages(list(getattr(args, 'extra', []) or [])) == '2m'
+    cmd = [str(exe)] + (['--huge-text'] if huge else []) + kargs.build(sel)
     run, extra, status = run_suite_program(
         cmd, out, args.timeout, 'kfront run',
-        'the same suite on this CPU in user space (host harness)')
+        'the same suite on this CPU in user space (host harness'
+        + (', its code on a 2 MiB page as textpages=2m asks: --huge-text)' if huge else ')'))
     if run is None:
         return None, f'the host harness gave no results (status {status}, see {out / "host.log"})'
     names = [str(v.get('name')) for v in (run.begin.payload.get('variants') or [])] \

@@ -123,18 +123,6 @@ def models_of(names: Iterable[str]) -> list[str]:
                    if n.startswith('sim.') and n.count('.') == 2})
 
 
-def text_pages(kernel_args: list[str]) -> str:
-    """The page size the kernel maps its code with (textpages=, the last
-    one given wins as in the kernel), for the plugin's iTLB: an API v1
-    plugin cannot see the guest's page tables (docs/fesim.md, "iTLB")."""
-    value = '4k'
-    for arg in kernel_args:
-        key, _, val = arg.partition('=')
-        if key == 'textpages':
-            value = val
-    return value
-
-
 def plugin_args(plugin: Path, models: list[str], out: Path,
                 syms: Path | None = None, skip_boot: bool = False,
                 pages: str = '4k') -> list[str]:
@@ -142,7 +130,8 @@ def plugin_args(plugin: Path, models: list[str], out: Path,
     harness flushes before any region, so no region figure changes; the
     whole-boot totals then leave out the firmware and boot: docs/fesim.md,
     "Whole-boot totals"). pages: the iTLB's page size, the kernel's
-    textpages= (text_pages()); the plugin's default, 4k, is not named."""
+    textpages= (kargs.text_pages(): an API v1 plugin cannot read the
+    guest's page tables); the plugin's default, 4k, is not named."""
     # Models are joined with ':' since QEMU splits plugin arguments at ','.
     extra = f',syms={syms}' if syms is not None else ''
     extra += ',skip_boot=on' if skip_boot else ''
