@@ -198,6 +198,20 @@ class TestTerminal(unittest.TestCase):
             report.write_all(r, Path(tmp))
             md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
         self.assertIn("Code placement: the kernel's code (1.52 MiB) ran from a copy", md)
+        self.assertNotIn("Code pages (host harness)", md)
+
+    def test_host_code_pages_in_a_run_report(self) -> None:
+        """kfront run's report names the host harness's code pages next to
+        the kernel's placement (textpages=2m gives it --huge-text)."""
+        r = build("clean")
+        r.host = build("clean")
+        r.host.config["text_pages"] = {"asked": "huge", "text_bytes": 1536625,
+                                       "huge_bytes": 2 << 20}
+        with tempfile.TemporaryDirectory() as tmp:
+            report.write_all(r, Path(tmp))
+            md = (Path(tmp) / "report.md").read_text(encoding="utf-8")
+        self.assertIn("Code pages (host harness): the program's code (1.47 MiB) ran "
+                      "from 2 MiB of anonymous huge pages", md)
 
     def test_weak_lfence_is_said(self) -> None:
         r = build("clean")

@@ -224,8 +224,12 @@ def _machine_lines(results: Results) -> list[str]:
                f"runs {cfg.get('runs', '?')}, iterations per run "
                f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
     out.append(run_order_line(cfg.get("state")))
+    host = results.host
+    host_pages = text_pages_line(host.config.get("text_pages")) \
+        if host is not None and host is not results else None
     for where in (code_placement_line(cfg.get("placement")),
-                  text_pages_line(cfg.get("text_pages"))):
+                  text_pages_line(cfg.get("text_pages")),
+                  host_pages and host_pages.replace("Code pages:", "Code pages (host harness):", 1)):
         if where:
             out.append(where)
     if results.wire:
