@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * placement= and textpages=: which physical pages the kernel's code runs
- * from, how big they are, and the record of it. On a real CPU the code's physical addresses pick its L2
- * and L3 sets; a verdict measured from one placement holds for that
- * placement (docs/statistics.md, "Where the code lands"). Booting the
- * same image with several placements samples them, and the suite_begin
- * record says which one each boot had, so a figure can be traced to it
- * and a placement repeated.
+ * from, how big they are, and the record of it. On a real CPU the code's
+ * physical addresses pick its L2 and L3 sets; a verdict measured from
+ * one placement holds for that placement (docs/statistics.md, "Where the
+ * code lands"). Booting the same image with several placements samples
+ * them, and the suite_begin record says which one each boot had, so a
+ * figure can be traced to it and a placement repeated. With 2 MiB pages,
+ * as Linux maps its text, the bits below 21 no longer vary.
  */
 #include <kfront/arch.h>
 #include <kfront/cmdline.h>
