@@ -278,7 +278,8 @@ def code_placement_line(p: Any) -> str | None:
                 f"{p['text_pa']}, where the boot loader put it, mapped with 2 MiB "
                 "pages (textpages=2m), as Linux maps its text: one iTLB entry per "
                 "2 MiB, and the code's physical address bits below 21 are its "
-                "virtual ones, so its L2 sets are the same in every boot")
+                "virtual ones, so on bare metal its L2 sets are the same in every "
+                "boot (under a hypervisor the host maps the guest's pages again)")
     if how == "loaded":
         return (f"Code placement: the kernel's code{size} ran from physical "
                 f"{p['text_pa']}, where the boot loader put it (page {page} "
