@@ -148,7 +148,7 @@ class OrderFile(unittest.TestCase):
                          r"no function order.*kfront pgo --train 'net\.\*'")
         layout.write(self.pdir, ['f'], chain_graph(), self.meta)
         lines = variants.meson_lines(table, build, self.root)
-        self.assertEqual(lines[1].split('\t')[3:], [str(self.pdir), str(self.pdir / 'layout.txt')])
+        self.assertEqual(lines[1].split('\t')[3:], [str(self.pdir), str(self.pdir / 'layout.txt'), '0'])
         (self.pdir / 'layout.txt').write_text('g\n')
         self.assertIn('changed', variants.left_out(table, build, self.root)['pgo-layout'])
 

@@ -74,7 +74,7 @@ class Stale(unittest.TestCase):
         ini.write_text('[O2]\nflags = -O2\n[pgo]\nflags = -O2 -fprofile-use\n'
                        'profile = sched.*\n')
         lines = variants.meson_lines(variants.load(ini), self.tmp / 'build')
-        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-\t-')
+        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-\t-\t0')
         self.assertTrue(lines[1].startswith('#note\tvariant pgo left out'), lines[1])
 
     def test_stale_profile_leaves_variant_out(self) -> None:
@@ -90,7 +90,7 @@ class Stale(unittest.TestCase):
         self.assertEqual(len(variants.meson_lines(table, build, self.tmp)), 2)
         (self.tmp / 'kernel' / 'net' / 'a.c').write_text('int a, b;\n')
         lines = variants.meson_lines(table, build, self.tmp)
-        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-\t-')
+        self.assertEqual(lines[0], 'O2\tgcc\t-O2\t-\t-\t0')
         self.assertRegex(lines[1], r"^#note\tvariant pgo left out of the image: .*another "
                          r"source tree.*\./kfront pgo --train 'net\.\*'")
         problem = pgo.unavailable_variants('O2,pgo', ini, build, self.tmp)

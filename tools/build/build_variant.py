@@ -188,11 +188,15 @@ def collect_garbage(objs: list[str], work: Path, order: list[str]) -> Path:
     return renamed
 
 
-def linker_script(tag: str) -> str:
+def linker_script(tag: str, shift: int = 0) -> str:
+    """shift: bytes of zeros before the code, which is then the same code
+    at other offsets in its page (variants.py, shift =); none by default,
+    so a variant without one links as it always did."""
+    pad = f'\n\t\t. += {shift};\t/* shift = {shift} */' if shift else ''
     return f"""/* Generated: one variant's sections, hot code first, cold code last. */
 SECTIONS
 {{
-	.variant.{tag}.text : {{
+	.variant.{tag}.text : {{{pad}
 		__kfv_text_start = .;
 		*(SORT_BY_NAME({ORDERED_TEXT}.*))
 		*(.text.hot .text.hot.*)
@@ -355,7 +359,7 @@ def build(args: argparse.Namespace) -> int:
         objs.append(str(obj))
         deps += read_deps(dfile, cwd)
     script = work / 'variant.ld'
-    script.write_text(linker_script(tag))
+    script.write_text(linker_script(tag, args.shift))
     combined = work / 'combined.o'
     run(['ld', '-r', '-T', str(script), '-o', str(combined),
          str(collect_garbage(objs, work, order))])
@@ -409,6 +413,8 @@ def main() -> int:
     p.add_argument('--layout', default='',
                    help="the function order (build/pgo/SET/layout.txt) of a "
                    "pgo-layout variant; '-' for none")
+    p.add_argument('--shift', type=int, default=0,
+                   help='bytes of padding before the code (variants.py, shift =)')
     p.add_argument('--out', required=True)
     p.add_argument('--depfile')
     p.add_argument('--private-dir', required=True)

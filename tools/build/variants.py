@@ -18,6 +18,11 @@ import pgo_profile  # tools/build/pgo_profile.py, beside this file
 
 # Function orders a variant can be linked in (docs/pgo.md, "pgo-layout").
 LAYOUTS = ('c3',)
+# shift = N: the variant's code starts N bytes into its page (docs/
+# measurement.md, "Where each variant's code lies"). Whole 64-byte lines,
+# so no function loses the alignment its flags gave it, and less than a
+# page, so the start stays on the variant's own page.
+SHIFT_STEP, SHIFT_MAX = 64, 4096 - 64
 NAME_RE = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$')
 
 
@@ -29,6 +34,7 @@ class Variant:
     about: str
     profile: str = ''   # training set (globs) of a profile-using variant
     layout: str = ''    # 'c3': functions in the order beside the profile
+    shift: int = 0      # bytes of padding before the code (SHIFT_STEP)
 
 
 class VariantError(Exception):
@@ -48,10 +54,10 @@ def load(path: Path) -> list[Variant]:
         if not NAME_RE.match(name):
             raise VariantError(f'{path}: bad variant name {name!r} '
                                '(letters, digits, "-", "_", "."; at most 32)')
-        unknown = set(sec) - {'cc', 'flags', 'about', 'profile', 'layout'}
+        unknown = set(sec) - {'cc', 'flags', 'about', 'profile', 'layout', 'shift'}
         if unknown:
             raise VariantError(f'{path}: [{name}]: unknown keys {sorted(unknown)}; '
-                               'valid: cc, flags, about, profile, layout')
+                               'valid: cc, flags, about, profile, layout, shift')
         flags = tuple(shlex.split(sec.get('flags', '')))
         if not flags:
             raise VariantError(f'{path}: [{name}]: flags missing')
@@ -68,17 +74,29 @@ def load(path: Path) -> list[Variant]:
                                'profile = (the order is made beside it)')
         out.append(Variant(name, sec.get('cc', 'gcc').strip(), flags,
                            ' '.join(sec.get('about', '').split()), profile,
-                           layout))
+                           layout, parse_shift(path, name, sec.get('shift', '0'))))
     if not out:
         raise VariantError(f'{path}: no variants defined')
     return out
 
 
+def parse_shift(path: Path, name: str, text: str) -> int:
+    """shift = N: a multiple of SHIFT_STEP from 0 to SHIFT_MAX."""
+    try:
+        n = int(text.strip(), 0)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= SHIFT_MAX or n % SHIFT_STEP:
+        raise VariantError(f'{path}: [{name}]: shift = {text.strip()}: expected a '
+                           f'multiple of {SHIFT_STEP} from 0 to {SHIFT_MAX} (bytes)')
+    return n
+
+
 def meson_lines(variants: list[Variant], build: Path,
                 root: Path = pgo_profile.ROOT) -> list[str]:
     """One line per variant for meson.build: name, cc, flags, profile
-    directory, function order file ('-' for none: a blank last field
-    would be stripped). A
+    directory, function order file ('-' for none: a blank field would be
+    stripped), shift in bytes. A
     profile-using variant without a usable profile (none yet, or one
     trained on another source tree) is left out, with a note line ('#note'
     and the text) saying why and which command trains a new one: the other
@@ -94,7 +112,7 @@ def meson_lines(variants: list[Variant], build: Path,
             pdir = str(pgo_profile.profile_dir(build, v.profile))
             if v.layout:
                 order = str(Path(pdir) / 'layout.txt')
-        lines.append('\t'.join([v.name, v.cc, ' '.join(v.flags), pdir, order]))
+        lines.append('\t'.join([v.name, v.cc, ' '.join(v.flags), pdir, order, str(v.shift)]))
     return lines
 
 
