@@ -400,6 +400,14 @@ class TestVerdict(unittest.TestCase):
         # a few misses' difference between runs: narrower than 3 decimals
         r = model.Ratio("O2", 1 / 1.48495, 1 / 1.4851, 1 / 1.4849, "")
         self.assertEqual(verdict._times(r, True), "1.485 ± <0.001")
+        # a winner by a few misses in ten thousand: not "1.000 times fewer"
+        r = model.Ratio("O2", 1 / 1.00018, 1 / 1.00018, 1 / 1.00018, "",
+                        every_run_same=True)
+        self.assertEqual(verdict._times(r, True), "1.0002 (every run the same)")
+        r = model.Ratio("O2", 1.000004, 1.000004, 1.000004, "")
+        self.assertEqual(verdict._times(r, False), "1.000004 ± <0.001")
+        r = model.Ratio("O2", 1.0, 1.0, 1.0, "", every_run_same=True)
+        self.assertEqual(verdict._times(r, False), "1.000 (every run the same)")
 
     def test_a_geometric_mean_of_no_width_is_said_so(self) -> None:
         # simulator counts the same in every run: "0.5819 [0.5819, 0.5819]"

@@ -141,11 +141,23 @@ def _too_narrow(value: float, lo: float, hi: float, places: int,
     or "± 0.000" would suggest noise), or an interval narrower than the
     last decimal (a few simulated misses' difference, or no width at all
     though some run differed); else None."""
+    shown = _off_one(value, places)
     if every_run_same:
-        return f"{value:.{places}f} ({stats.EVERY_RUN_SAME})"
+        return f"{value:.{shown}f} ({stats.EVERY_RUN_SAME})"
     if hi - lo < 10.0 ** -places:
-        return f"{value:.{places}f} ± <{10.0 ** -places:.{places}f}"
+        return f"{value:.{shown}f} ± <{10.0 ** -places:.{places}f}"
     return None
+
+
+def _off_one(value: float, places: int, most: int = 6) -> int:
+    """Decimals to show a ratio with: `places`, or more (up to `most`)
+    where those would round a ratio that is not 1 to 1, so that a winner
+    called on a deterministic difference of a few hundredths of a percent
+    does not read "took 1.000 times fewer" (docs/measurement.md, "The same
+    code at another offset": such differences are layout, not code)."""
+    while places < most and value != 1 and round(value, places) == 1:
+        places += 1
+    return places
 
 
 def _times(ratio: Ratio, invert: bool) -> str:
