@@ -45,6 +45,8 @@ static void emit_variants(void)
 		rec_u64(&rec, "text_bytes", (u64)((const char *)v->text_end -
 						  (const char *)v->text_start));
 		rec_hex(&rec, "text_start", (u64)v->text_start);
+		if (v->shift)	/* only where a table asked for one */
+			rec_u64(&rec, "shift", v->shift);
 		rec_obj_end(&rec);
 	}
 	rec_arr_end(&rec);

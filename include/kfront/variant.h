@@ -15,6 +15,9 @@ struct variant_desc {
 	u32 nbenches;
 	/* Where this variant's code lies in the image. */
 	const void *text_start, *text_end;
+	/* Bytes of padding before text_start in its page (the variant
+	 * table's shift =; 0 for most). */
+	u32 shift;
 };
 
 extern const struct variant_desc *const kfront_variants[];

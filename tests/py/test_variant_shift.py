@@ -12,7 +12,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from kfront import flags, paths
+from kfront import flags, paths, report
+from tests.py.test_report import build as report_fixture
 
 sys.path.insert(0, str(paths.ROOT / 'tools' / 'build'))
 import build_variant  # noqa: E402
@@ -54,6 +55,23 @@ class VariantShift(unittest.TestCase):
         flags.write_table(table, out)
         self.assertEqual([(v.name, v.shift) for v in variants.load(out)],
                          [('a', 128), ('b', 0)])
+
+    def test_recorded_in_the_descriptor(self) -> None:
+        """The descriptor carries it, so suite_begin's variants list says
+        `shift` for a shifted variant (bench/harness/suite.c) and a
+        report's variant table says so beside the flags."""
+        entry = self.dir / 'entry.c'
+        build_variant.write_entry(entry, 'O2.s64', 'gcc 12', '-O2', [], 64)
+        self.assertIn('\t.shift = 64,\n', entry.read_text())
+        build_variant.write_entry(entry, 'O2', 'gcc 12', '-O2', [])
+        self.assertIn('\t.shift = 0,\n', entry.read_text())
+        doc = report_fixture('clean')
+        doc.variants = [{'name': 'O2', 'cc': 'gcc', 'flags': '-O2'},
+                        {'name': 'b', 'cc': 'gcc', 'flags': '-O2', 'shift': 64}]
+        table = report._variant_table(doc)
+        cells = [[c.text for c in row] for row in table.rows]
+        self.assertEqual(cells[0][2], '-O2')
+        self.assertEqual(cells[1][2], '-O2 (code shifted 64 bytes: shift =)')
 
     def test_no_shift_links_as_before(self) -> None:
         self.assertNotIn('. +=', build_variant.linker_script('v00_O2'))

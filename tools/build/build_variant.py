@@ -61,7 +61,8 @@ def c_string(s: str) -> str:
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
 
-def write_entry(path: Path, name: str, ccver: str, flags: str, benches: list[str]) -> None:
+def write_entry(path: Path, name: str, ccver: str, flags: str, benches: list[str],
+                shift: int = 0) -> None:
     decls = ''.join(f'extern const struct bench_desc {b};\n' for b in benches)
     refs = ''.join(f'\t&{b},\n' for b in benches)
     path.write_text(
@@ -80,6 +81,7 @@ def write_entry(path: Path, name: str, ccver: str, flags: str, benches: list[str
         f'\t.nbenches = {len(benches)},\n'
         '\t.text_start = __kfv_text_start,\n'
         '\t.text_end = __kfv_text_end,\n'
+        f'\t.shift = {shift},\n'
         '};\n')
 
 
@@ -344,7 +346,7 @@ def build(args: argparse.Namespace) -> int:
     ccver = compiler_version(args.cc)
     entry = work / 'variant_entry.c'
     write_entry(entry, args.name, ccver, ' '.join(flags),
-                [b for b in args.benches.split(',') if b])
+                [b for b in args.benches.split(',') if b], args.shift)
     objs, deps = [], []
     for i, src in enumerate([*args.sources, str(entry)]):
         obj = work / f'{i:03d}_{Path(src).stem}.o'

@@ -347,7 +347,8 @@ CONFIG_FIELDS: dict[str, Any] = {
     "text_pages": {"asked": "str", "text_bytes": "u64", "huge_bytes": "u64",
                    "note": "str"},
 }
-VARIANT_FIELDS: dict[str, Any] = {"name": "str", "cc": "str", "flags": "str"}
+VARIANT_FIELDS: dict[str, Any] = {"name": "str", "cc": "str", "flags": "str",
+                                  "shift": "u64"}
 # Per record type (docs/record-format.md). A result's samples and counters
 # are checked counter by counter where they are used (results.py): one bad
 # counter loses that counter, not the record.

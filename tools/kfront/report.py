@@ -379,7 +379,8 @@ def _alerts(results: Results) -> list[Alert]:
 
 def _variant_table(results: Results) -> Table:
     rows = [[Cell(str(v.get("name"))), Cell(str(v.get("cc", ""))),
-             Cell(str(v.get("flags", "")))]
+             Cell(str(v.get("flags", "")) + (f" (code shifted {v['shift']} bytes: "
+                                              "shift =)" if v.get("shift") else ""))]
             for v in results.variants]
     return Table(["variant", "compiler", "flags"], rows)
 
