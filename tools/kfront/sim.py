@@ -297,7 +297,9 @@ def _column_name(col: str) -> str:
     return 'instructions' if col == 'insns' else col
 
 
-def _function_rows(sim: SimOutput, seq: int) -> dict[Any, list[float]]:
+def function_rows(sim: SimOutput, seq: int) -> dict[Any, list[float]]:
+    """Region seq's per-function rows: function id -> the columns after
+    the id (func_columns[1:]); KeyError for a region not in the output."""
     region = sim.regions.get(seq)
     if region is None:
         raise KeyError(seq)
@@ -313,7 +315,7 @@ def function_table(sim: SimOutput, p: dict[str, Any]) -> dict[str, Any] | None:
     def label(fid: Any) -> dict[str, Any]:
         name, addr = sim.funcs.get(fid, ('(unknown)', 0))
         return {'function': name, 'addr': f'0x{addr:x}'}
-    return functable.build(p, lambda seq: _function_rows(sim, seq),
+    return functable.build(p, lambda seq: function_rows(sim, seq),
                            [_column_name(c) for c in sim.func_columns[1:]], label)
 
 

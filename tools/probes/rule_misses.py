@@ -27,42 +27,41 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kfront import collect, sim  # noqa: E402
+from kfront import collect, functable, sim  # noqa: E402
 
 
 def sums(out: sim.SimOutput, payloads: list[dict[str, Any]], prefix: str,
          counter: str) -> list[dict[str, Any]]:
     """Per result payload: per setting, the counter's mean per counted run
-    in the prefix's functions and in all functions."""
-    columns = {c: i for i, c in enumerate(out.func_columns)}
+    in the prefix's functions and in all functions, by the rule the
+    results' per-function tables follow (functable.per_function: each
+    function's count in a run less its count in the calibration)."""
+    columns = out.func_columns[1:]      # the row columns after the id
     # a column of every setting (insns) or one per setting (MODEL.counter)
     settings = ([''] if counter in columns else
-                [c.rsplit('.', 1)[0] for c in out.func_columns if c.endswith('.' + counter)])
+                [c.rsplit('.', 1)[0] for c in columns if c.endswith('.' + counter)])
     if not settings:
         raise sim.SimError(f'no per-function {counter} column (run with --sim, '
                            f'which writes per-function rows)')
     rows = []
     for p in payloads:
-        seqs = p.get('regions')
-        if not isinstance(seqs, list) or not seqs:
+        if not isinstance(p.get('regions'), list) or not p['regions']:
             continue
-        missing = [s for s in seqs if s not in out.regions]
+        missing = [s for s in functable.all_regions(p) if s not in out.regions]
         if missing:
             raise sim.SimError(f'{p.get("bench")} {p.get("variant")}: region {missing[0]} '
                                'is not in the simulator output (a run split over boots? '
                                'use --sim-jobs 1)')
+        table = functable.per_function(p, lambda seq: sim.function_rows(out, seq),
+                                       len(columns)) or {}
         row: dict[str, Any] = {'bench': p.get('bench'), 'footprint': p.get('footprint'),
-                               'variant': p.get('variant'), 'runs': len(seqs)}
+                               'variant': p.get('variant'), 'runs': len(p['regions'])}
         for s in settings:
-            col = columns[f'{s}.{counter}' if s else counter]
-            group = total = 0
-            for seq in seqs:
-                for f in out.regions[seq].get('funcs', []):
-                    name = out.funcs.get(int(f[0]), ('', 0))[0]
-                    total += f[col]
-                    if name.startswith(prefix):
-                        group += f[col]
-            row[s or 'every setting'] = {'group': group / len(seqs), 'all': total / len(seqs)}
+            col = columns.index(f'{s}.{counter}' if s else counter)
+            group = sum(v[col] for fid, v in table.items()
+                        if out.funcs.get(fid, ('', 0))[0].startswith(prefix))
+            row[s or 'every setting'] = {'group': group,
+                                         'all': sum(v[col] for v in table.values())}
         rows.append(row)
     return rows
 
