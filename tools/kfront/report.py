@@ -225,11 +225,10 @@ def _machine_lines(results: Results) -> list[str]:
                f"{iters}, warm-up runs {cfg.get('warmup', '?')}")
     out.append(run_order_line(cfg.get("state")))
     host = results.host
-    host_pages = text_pages_line(host.config.get("text_pages")) \
+    host_pages = text_pages_line(host.config.get("text_pages"), "Code pages (host harness)") \
         if host is not None and host is not results else None
     for where in (code_placement_line(cfg.get("placement")),
-                  text_pages_line(cfg.get("text_pages")),
-                  host_pages and host_pages.replace("Code pages:", "Code pages (host harness):", 1)):
+                  text_pages_line(cfg.get("text_pages")), host_pages):
         if where:
             out.append(where)
     if results.wire:
@@ -294,22 +293,23 @@ def code_placement_line(p: Any) -> str | None:
             f"{asked}), in 4 KiB pages")
 
 
-def text_pages_line(t: Any) -> str | None:
+def text_pages_line(t: Any, head: str = "Code pages") -> str | None:
     """What pages the host program's code ran from (--huge-text), in
-    words; None where it was not recorded (the kernel, older logs)."""
+    words, after `head`; None where it was not recorded (the kernel,
+    older logs)."""
     if not isinstance(t, dict) or not isinstance(t.get("asked"), str):
         return None
     if t["asked"] != "huge":
-        return ("Code pages: the program's code ran from its file's 4 KiB page-cache "
+        return (f"{head}: the program's code ran from its file's 4 KiB page-cache "
                 "pages, wherever the kernel put them (kfront host --huge-text: one "
                 "2 MiB page)")
     size, huge = t.get("text_bytes"), t.get("huge_bytes")
     size = f" ({size / 2**20:.2f} MiB)" if isinstance(size, int) else ""
     if isinstance(huge, int) and huge > 0:
-        return (f"Code pages: the program's code{size} ran from {huge >> 20} MiB of "
+        return (f"{head}: the program's code{size} ran from {huge >> 20} MiB of "
                 "anonymous huge pages (--huge-text), as Linux maps its own text")
     note = t.get("note")
-    return (f"Code pages: --huge-text asked for 2 MiB pages, but the code{size} ran "
+    return (f"{head}: --huge-text asked for 2 MiB pages, but the code{size} ran "
             f"from 4 KiB pages" + (f": {note}" if note else ""))
 
 
