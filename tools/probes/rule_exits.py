@@ -40,6 +40,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / 'tools'))
+from kfront import vg  # noqa: E402
+
 LINE = 64
 RULE = re.compile(r'nf_rule_(\d{4})$')
 INSN = re.compile(r'\s*([0-9a-f]+):\s+(\S+)\s*(.*)$')
@@ -93,7 +96,7 @@ def parse_callgrind(text: str, keep: re.Pattern[str]) -> dict[str, dict[int, int
     last, skip = 0, False
     for line in text.splitlines():
         if line.startswith(('fn=', 'cfn=')):
-            m = re.match(r'c?fn=(?:\((\d+)\))?\s*(.*)$', line)
+            m = vg.NAME_RE.match(line)     # callgrind's name compression
             assert m is not None
             ident, name = m.group(1), m.group(2)
             if ident is not None:

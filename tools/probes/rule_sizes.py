@@ -27,6 +27,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import rule_exits  # noqa: E402  (its objdump reader, beside this file)
 BUILD = ROOT / 'build'
 RULE = re.compile(r'nf_rule_(\d+)(\.cold)?$')
 
@@ -64,16 +66,14 @@ def bytes_after_first_ret(obj: Path) -> list[int]:
     dump = subprocess.run(['objdump', '-d', '--no-show-raw-insn', str(obj)],
                           capture_output=True, text=True, check=True).stdout
     out = []
-    for part in re.split(r'\n(?=[0-9a-f]+ <)', dump):
-        head = re.match(r'([0-9a-f]+) <([^>]+)>:', part)
-        m = RULE.match(head.group(2)) if head else None
+    for f in rule_exits.parse_objdump(dump):
+        m = RULE.match(f.name)
         if not m or m.group(2) or int(m.group(1)) >= 128:
             continue
-        insns = re.findall(r'\n\s+([0-9a-f]+):\s+(\S+)', part)
-        rets = [int(a, 16) for a, mnem in insns if mnem.startswith('ret')]
-        if rets and insns:
-            # the last instruction's end: the next one's start is not in this part
-            out.append(int(insns[-1][0], 16) - min(rets))
+        rets = [a for a, mnem, _ops in f.insns if mnem.startswith('ret')]
+        if rets:
+            # to the last instruction's start: its end is not in the dump
+            out.append(f.insns[-1][0] - min(rets))
     return out
 
 
