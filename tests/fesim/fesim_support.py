@@ -39,6 +39,8 @@ UOPCASES = ROOT / "tests" / "fesim" / "uopcases" / "uop_cases.S"
 CLASSCASES = ROOT / "tests" / "fesim" / "classcases" / "class_cases.S"
 CALLCASES = ROOT / "tests" / "fesim" / "callcases" / "call_cases.S"
 POLICYCASES = ROOT / "tests" / "fesim" / "policycases" / "policy_cases.S"
+PAGECASES = ROOT / "tests" / "fesim" / "pagecases" / "page_cases.S"
+LENGTHCHECK = ROOT / "tests" / "fesim" / "lengthcheck" / "length_check.c"
 # The LRU geometry the hand-worked L1i figures of cases.S assume: no
 # next-line prefetch (skylake has it by default; cachegrind has none).
 PLAIN = "model=skylake,l1i_prefetch=0"
@@ -117,6 +119,20 @@ class Tools:
     def build_policy_cases(self) -> Path:
         """The replacement/prefetch/iTLB known-answer program."""
         return self._program(POLICYCASES, "policy_cases")
+
+    def build_page_cases(self) -> Path:
+        """The page-boundary known-answer program."""
+        return self._program(PAGECASES, "page_cases")
+
+    def build_length_check(self) -> Path:
+        """The host check of the plugin's instruction-length decoder."""
+        out = self.dir / "length_check"
+        if not out.exists():
+            subprocess.run(["gcc", "-O2", "-I", str(FESIM), "-I",
+                            str(ROOT / "include"), "-o", str(out),
+                            str(LENGTHCHECK), str(FESIM / "insn_length.c")],
+                           check=True)
+        return out
 
     def _build_validate(self) -> Path:
         out = self.dir / "fesim_validate"

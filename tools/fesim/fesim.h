@@ -286,6 +286,8 @@ struct speed_stats {
 				 * replayed from its memo in every model) */
 	u64 sim_no_memo, sim_caches_changed, sim_other_entry;
 	u64 sim_memo_off;
+	u64 rolled_back;	/* translations whose listed last instruction
+				 * QEMU had rolled back (translate.c) */
 };
 
 struct fesim {
@@ -411,6 +413,11 @@ const struct loop_stats *loops_stats(void);
 /* classes.c */
 extern const char *const cls_names[FESIM_NCLS];
 void insn_classes(const u8 *d, size_t size, u64 va, struct insn_info *out);
+
+/* insn_length.c */
+/* The length of the x86-64 instruction whose first @size bytes are @d;
+ * 0 if those bytes end before the instruction does. */
+size_t insn_length(const u8 *d, size_t size);
 
 /* attrib.c */
 int attrib_load(const char *path);

@@ -89,6 +89,7 @@ static void put_speed(FILE *f)
 		{ "simulated_caches_changed", st->sim_caches_changed },
 		{ "simulated_other_entry", st->sim_other_entry },
 		{ "simulated_memo_off", st->sim_memo_off },
+		{ "rolled_back", st->rolled_back },
 	};
 
 	put_figures(f, "speed", fig, sizeof(fig) / sizeof(fig[0]));

@@ -433,6 +433,31 @@ static struct tb_info *tb_pack(struct builder *b)
 	return ti;
 }
 
+/* QEMU's TARGET_PAGE_SIZE for x86: the page a TB may not leave, whatever
+ * the guest's own page size. */
+#define TB_PAGE_SIZE 4096u
+
+/*
+ * QEMU 7.2 does not let an instruction other than a TB's first reach
+ * into a second page: when decoding one would read a byte past the TB's
+ * first page, it drops the instruction and ends the TB before it, and the
+ * next TB starts with it. But the plugin API still lists what it had read
+ * of that instruction as the TB's last. That instruction does not run
+ * there: counted, it would run twice per pass, the next TB's start would
+ * look like a branch back to it, and the windows it lies in would be
+ * entered twice. It is known by its bytes: the last of two or more, they
+ * end within 7 bytes of the page's end (the read that stopped QEMU is at
+ * most 8 bytes long) and are not a whole instruction (insn_length()).
+ * A QEMU that drops it from the list itself never shows one.
+ */
+static bool rolled_back(u64 tb_va, u64 va, size_t size, const u8 *d)
+{
+	u64 page_end = (tb_va & ~(u64)(TB_PAGE_SIZE - 1)) + TB_PAGE_SIZE;
+
+	return va + size <= page_end && va + size + 8 > page_end &&
+	       insn_length(d, size) == 0;
+}
+
 struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -467,6 +492,12 @@ struct tb_info *tb_analyse(struct qemu_plugin_tb *tb)
 
 		in[i].va = qemu_plugin_insn_vaddr(insn);
 		in[i].size = qemu_plugin_insn_size(insn);
+		if (i && i == n - 1 &&
+		    rolled_back(ti->vaddr, in[i].va, in[i].size, d)) {
+			fs.st.rolled_back++;
+			n--;
+			break;
+		}
 		in[i].marker = marker_id(d, in[i].size);
 		in[i].cls = classify(d, in[i].size);
 		insn_classes(d, in[i].size, in[i].va, &in[i].info);
