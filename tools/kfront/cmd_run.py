@@ -203,9 +203,10 @@ def run(args: argparse.Namespace) -> int:
     models, model_note = sim_choice(args)
     cfg = qemu.BootConfig(iso=paths.iso_path(), timeout=args.timeout,
                           kernel_args=kernel_args(args, bool(models)), **machine_config(args))
+    text_pages = kargs.text_pages(cfg.kernel_args)
     if models:
         pages = ('; its iTLB in 2 MiB pages, as the kernel maps its code (textpages=2m)'
-                 if kargs.text_pages(cfg.kernel_args) == '2m' else '')
+                 if text_pages == '2m' else '')
         print(f'kfront run: simulator {",".join(models)} ({model_note}){pages}', flush=True)
         if not args.quick:
             print('kfront run: simulated counts are deterministic: the kernel runs the '
@@ -241,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
         # the kernel's harness flushes before any region: nothing before
         # its first marker reaches a figure (docs/fesim.md, skip_boot)
         return sim.plugin_args(plugin, settings, sim_file, syms, skip_boot=True,
-                               pages=kargs.text_pages(cfg.kernel_args))
+                               pages=text_pages)
     if len(benches) > 1:
         cfgs = [dataclasses.replace(
                     cfg, kernel_args=kernel_args(argparse.Namespace(**dict(
