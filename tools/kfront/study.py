@@ -621,7 +621,8 @@ def render(inp: Inputs) -> str:
 # What the stream rows' time is made of, said beside the table every
 # reader takes the answer from (docs/hybrid.md, "The copy loop").
 COPY_LOOP = (
-    'On the development machine\'s CPU (a Zen 5) copying decides the stream '
+    'Measured on a Zen 5 (docs/hybrid.md, "The copy loop"; this study\'s CPU is '
+    'named under "The machine"), copying decides the stream '
     'workloads\' O2/Os difference: each variant '
     'compiles lib/string.c\'s `memcpy`, an 8-byte loop that O2 calls, where Os '
     'copies with an in-line `rep movsb`. Linux\'s x86-64 `memcpy` is assembly, the '
