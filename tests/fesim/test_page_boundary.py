@@ -12,11 +12,14 @@ a page boundary").
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import unittest
 from pathlib import Path
 
 from fesim_support import QEMU, regions, tools
+
+VALGRIND = shutil.which("valgrind")
 
 
 def setUpModule() -> None:
@@ -153,6 +156,23 @@ class PageCases(unittest.TestCase):
             self.assertEqual(self.region[1]["models"][name]["l1i_accesses"],
                              self.region[2]["models"][name]["l1i_accesses"],
                              name)
+
+    @unittest.skipIf(VALGRIND is None, "valgrind not installed")
+    def test_cachegrind_agrees(self) -> None:
+        # valgrind decodes the program itself: its instruction count for
+        # the whole run is the plugin's whole-run total (before the fix,
+        # PASSES more); it names none of this program's functions (no
+        # debug information), so the totals are compared
+        t = tools()
+        out = t.dir / "pages.cachegrind"
+        subprocess.run([VALGRIND, "--tool=cachegrind", "--cache-sim=no",
+                        f"--cachegrind-out-file={out}",
+                        str(t.build_page_cases())],
+                       check=True, timeout=120, capture_output=True)
+        summary = next(line for line in out.read_text().splitlines()
+                       if line.startswith("summary:"))
+        total = next(r for r in self.records if r["type"] == "total")
+        self.assertEqual(int(summary.split()[1]), total["insns"])
 
     def test_rolled_back_counted(self) -> None:
         # one translation (region 1's nops) listed the rolled-back movl;
