@@ -158,15 +158,16 @@ def tools() -> Tools:
     return _TOOLS
 
 
-def run_plugin(cases: list[str], args: str = PLAIN,
-               name: str = "out") -> tuple[list[dict], str]:
-    """Run the validation program under the plugin; return records, text."""
+def run_plugin(cases: list[str], args: str = PLAIN, name: str = "out",
+               exe: Path | None = None) -> tuple[list[dict], str]:
+    """Run @exe (default: the validation program) with @cases as its
+    arguments under the plugin; return records, text."""
     t = tools()
     out = t.dir / f"{name}.jsonl"
     if out.exists():
         out.unlink()
     subprocess.run([QEMU, "-plugin", f"{t.plugin},{args},out={out}",
-                    str(t.exe)] + cases, check=True, timeout=120)
+                    str(exe or t.exe)] + cases, check=True, timeout=120)
     text = out.read_text()
     return [json.loads(line) for line in text.splitlines()], text
 

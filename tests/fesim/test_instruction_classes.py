@@ -7,11 +7,9 @@ and one region checks the per-function rows (syms=) add up.
 """
 from __future__ import annotations
 
-import json
-import subprocess
 import unittest
 
-from fesim_support import QEMU, regions, tools
+from fesim_support import regions, run_plugin, tools
 
 
 def setUpModule() -> None:
@@ -27,14 +25,9 @@ class InstructionClasses(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        t = tools()
-        exe, syms = t.build_class_cases()
-        out = t.dir / "classes.jsonl"
-        subprocess.run([QEMU, "-plugin", f"{t.plugin},model=skylake,"
-                        f"syms={syms},out={out}", str(exe)],
-                       check=True, timeout=120)
-        cls.records = [json.loads(line)
-                       for line in out.read_text().splitlines()]
+        exe, syms = tools().build_class_cases()
+        cls.records = run_plugin([], f"model=skylake,syms={syms}", "classes",
+                                 exe)[0]
 
     def classes(self, slot: int) -> dict[str, int]:
         return next(r["classes"] for r in regions(self.records)

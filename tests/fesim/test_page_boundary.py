@@ -11,13 +11,12 @@ a page boundary").
 """
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import unittest
 from pathlib import Path
 
-from fesim_support import QEMU, regions, tools
+from fesim_support import regions, run_plugin, tools
 
 VALGRIND = shutil.which("valgrind")
 
@@ -124,14 +123,8 @@ class PageCases(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        t = tools()
-        exe = t.build_page_cases()
-        out = t.dir / "pages.jsonl"
-        subprocess.run([QEMU, "-plugin", f"{t.plugin},model={cls.SETTINGS},"
-                        f"speed=on,out={out}", str(exe)],
-                       check=True, timeout=120)
-        cls.records = [json.loads(line)
-                       for line in out.read_text().splitlines()]
+        cls.records = run_plugin([], f"model={cls.SETTINGS},speed=on",
+                                 "pages", tools().build_page_cases())[0]
         cls.region = {r["slot"]: r for r in regions(cls.records)}
 
     def test_counted_once(self) -> None:

@@ -7,7 +7,6 @@ the two-level iTLB, each derived by hand in the test that checks it
 """
 from __future__ import annotations
 
-import json
 import subprocess
 import unittest
 
@@ -34,11 +33,7 @@ class PolicyCases(unittest.TestCase):
 
     @classmethod
     def run_case(cls, args: str, name: str) -> dict[int, dict]:
-        t = tools()
-        out = t.dir / f"{name}.jsonl"
-        subprocess.run([QEMU, "-plugin", f"{t.plugin},{args},out={out}",
-                        str(cls.exe)], check=True, timeout=120)
-        recs = [json.loads(line) for line in out.read_text().splitlines()]
+        recs = run_plugin([], args, name, cls.exe)[0]
         return {r["slot"]: r["models"] for r in regions(recs)}
 
     def test_plru_differs_from_lru_on_a_set_over_capacity(self) -> None:

@@ -6,11 +6,9 @@ that checks it (docs/fesim.md, "Uop cache").
 """
 from __future__ import annotations
 
-import json
-import subprocess
 import unittest
 
-from fesim_support import QEMU, regions, tools
+from fesim_support import regions, run_plugin, tools
 
 
 def setUpModule() -> None:
@@ -36,13 +34,8 @@ class UopCacheRules(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        t = tools()
-        exe = t.build_uop_cases()
-        out = t.dir / "uop.jsonl"
-        subprocess.run([QEMU, "-plugin", f"{t.plugin},"
-                        "model=skylake:skylake-nojcc,out=" + str(out),
-                        str(exe)], check=True, timeout=120)
-        recs = [json.loads(line) for line in out.read_text().splitlines()]
+        recs = run_plugin([], "model=skylake:skylake-nojcc", "uop",
+                          tools().build_uop_cases())[0]
         cls.counts = {r["slot"]: r["models"] for r in regions(recs)}
 
     def misses(self, slot: int, model: str = "skylake") -> int:
